@@ -1,0 +1,2 @@
+export * from './errors.js';
+export * from './i18n.js';

@@ -1,0 +1,51 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const sharedSource = fileURLToPath(new URL('./packages/shared/src/index.ts', import.meta.url));
+const alias = { '@telemedicina/shared': sharedSource };
+
+/**
+ * One vitest run, four projects. Unit and integration suites run in parallel
+ * files; e2e drives Debian's Chromium against the built server.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'shared',
+          root: './packages/shared',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          root: './apps/server',
+          environment: 'node',
+          include: ['src/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          env: { TZ: 'UTC' },
+        },
+      },
+      './apps/web/vitest.config.ts',
+      {
+        resolve: { alias },
+        test: {
+          name: 'e2e',
+          root: './e2e',
+          environment: 'node',
+          include: ['**/*.e2e.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+          globalSetup: ['./global-setup.ts'],
+        },
+      },
+    ],
+  },
+});
