@@ -1,0 +1,180 @@
+import { z } from 'zod';
+import { supportedLanguages } from './i18n.js';
+import { passwordMaxLength } from './password-policy.js';
+
+/**
+ * Contracts of the authentication area and of `GET /api/v1/me`. The same
+ * schemas validate the forms in the browser and the requests on the server.
+ * Messages are translation keys (`validation.*`), never prose.
+ */
+
+/** True when `zone` is an IANA time zone this runtime knows. */
+export function isTimeZone(zone: string): boolean {
+  if (zone.length === 0 || zone.length > 64) {
+    return false;
+  }
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, { message: 'validation.email' })
+  .pipe(z.email({ message: 'validation.email' }));
+
+/** Passwords are checked for strength by `checkPassword`; the schema only bounds them. */
+export const passwordSchema = z
+  .string()
+  .min(1, { message: 'validation.required' })
+  .max(passwordMaxLength, { message: 'validation.passwordTooLong' });
+
+export const languageSchema = z.enum(supportedLanguages, { message: 'validation.language' });
+export const timeZoneSchema = z.string().refine(isTimeZone, { message: 'validation.timeZone' });
+export const personNameSchema = z
+  .string()
+  .trim()
+  .min(2, { message: 'validation.nameTooShort' })
+  .max(120, { message: 'validation.nameTooLong' });
+export const phoneSchema = z
+  .string()
+  .trim()
+  .regex(/^\+?[0-9 ()-]{6,20}$/u, { message: 'validation.phone' });
+export const dateOfBirthSchema = z.iso
+  .date({ message: 'validation.date' })
+  .refine((value) => value >= '1900-01-01' && value <= new Date().toISOString().slice(0, 10), {
+    message: 'validation.dateOfBirth',
+  });
+export const totpCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/u, { message: 'validation.totpCode' });
+export const recoveryCodeSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{4,5}-?[A-Za-z0-9]{4,5}$/u, { message: 'validation.recoveryCode' });
+export const tokenSchema = z.string().min(20).max(200);
+
+export const registerRequestSchema = z.object({
+  name: personNameSchema,
+  email: emailSchema,
+  password: passwordSchema,
+  phone: phoneSchema,
+  dateOfBirth: dateOfBirthSchema,
+  language: languageSchema,
+  timeZone: timeZoneSchema,
+  acceptTerms: z.literal(true, { message: 'validation.mustAccept' }),
+  acceptTelemedicineConsent: z.literal(true, { message: 'validation.mustAccept' }),
+});
+export type RegisterRequest = z.infer<typeof registerRequestSchema>;
+
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  password: passwordSchema,
+  totpCode: totpCodeSchema.optional(),
+  recoveryCode: recoveryCodeSchema.optional(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const forgotPasswordRequestSchema = z.object({ email: emailSchema });
+export type ForgotPasswordRequest = z.infer<typeof forgotPasswordRequestSchema>;
+
+export const resetPasswordRequestSchema = z.object({ token: tokenSchema, password: passwordSchema });
+export type ResetPasswordRequest = z.infer<typeof resetPasswordRequestSchema>;
+
+export const verifyEmailRequestSchema = z.object({ token: tokenSchema });
+export type VerifyEmailRequest = z.infer<typeof verifyEmailRequestSchema>;
+
+export const acceptInvitationRequestSchema = z.object({
+  token: tokenSchema,
+  password: passwordSchema,
+  name: personNameSchema.optional(),
+  acceptTerms: z.literal(true, { message: 'validation.mustAccept' }),
+});
+export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
+
+export const changePasswordRequestSchema = z.object({
+  currentPassword: passwordSchema,
+  newPassword: passwordSchema,
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const updateProfileRequestSchema = z
+  .object({
+    name: personNameSchema,
+    phone: phoneSchema.nullable(),
+    language: languageSchema,
+    timeZone: timeZoneSchema,
+  })
+  .partial();
+export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
+
+export const roleSummarySchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  name: z.object({ es: z.string(), en: z.string() }),
+});
+export type RoleSummary = z.infer<typeof roleSummarySchema>;
+
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  dateOfBirth: z.string().nullable(),
+  language: languageSchema,
+  timeZone: z.string(),
+  photoUrl: z.string().nullable(),
+  emailVerified: z.boolean(),
+  mfaEnabled: z.boolean(),
+  status: z.enum(['active', 'pending', 'disabled']),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const sessionInfoSchema = z.object({
+  /** Seconds of inactivity after which the server ends the session. */
+  idleTimeoutSeconds: z.number().int().positive(),
+  /** Absolute end of the session, whatever the activity (ISO instant). */
+  expiresAt: z.string(),
+  /** The user's role requires a second factor that is not set up yet: only MFA setup is allowed. */
+  mfaEnrollmentRequired: z.boolean(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+export const meResponseSchema = z.object({
+  user: userSchema,
+  roles: z.array(roleSummarySchema),
+  permissions: z.array(z.string()),
+  session: sessionInfoSchema,
+});
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+export const activeSessionSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  isCurrent: z.boolean(),
+});
+export type ActiveSession = z.infer<typeof activeSessionSchema>;
+
+export const mfaSetupResponseSchema = z.object({
+  /** otpauth:// URI for authenticator apps, and the same as a QR code data URL. */
+  otpauthUrl: z.string(),
+  qrCodeDataUrl: z.string(),
+  /** The base32 key for manual entry. */
+  secret: z.string(),
+});
+export type MfaSetupResponse = z.infer<typeof mfaSetupResponseSchema>;
+
+export const mfaEnableRequestSchema = z.object({ code: totpCodeSchema });
+export const mfaEnableResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type MfaEnableResponse = z.infer<typeof mfaEnableResponseSchema>;
+export const mfaDisableRequestSchema = z.object({ password: passwordSchema, code: totpCodeSchema });
