@@ -39,10 +39,34 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      // Features never import each other; shared pieces live in components/ and lib/.
+    },
+  },
+  // Features never import each other (only app/ composes them); shared pieces live in components/ and lib/.
+  ...[
+    ['apps/web/src/features/*/*.{ts,tsx}', '^\\.\\./(?!\\.\\./)'],
+    ['apps/web/src/features/*/*/*.{ts,tsx}', '^\\.\\./\\.\\./(?!\\.\\./)'],
+    ['apps/web/src/features/*/*/*/*.{ts,tsx}', '^\\.\\./\\.\\./\\.\\./(?!\\.\\./)'],
+  ].map(([files, siblingFeature]) => ({
+    files: [files],
+    rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../../features/*', '../features/*'], message: 'Features must not import each other.' }] },
+        {
+          patterns: [
+            { regex: siblingFeature, message: 'Features must not import each other.' },
+            { group: ['**/features/**', '**/app/**'], message: 'Features must not import each other or the app.' },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    // Shared components and lib never reach into features or the app.
+    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'Shared code must not depend on features or the app.' }] },
       ],
     },
   },

@@ -7,7 +7,19 @@ const sharedSource = fileURLToPath(new URL('../../packages/shared/src/index.ts',
 export default defineConfig({
   plugins: [react()],
   resolve: { alias: { '@telemedicina/shared': sharedSource } },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    rolldownOptions: {
+      treeshake: {
+        // The shared package holds contracts: zod schemas beside plain constants. Declaring its
+        // source free of side effects and `z.…` builders pure lets the first download take the
+        // constants (language list, error codes, API base path) without zod and unused schemas.
+        moduleSideEffects: [{ test: /[\\/]packages[\\/]shared[\\/]src[\\/]/, sideEffects: false }],
+        manualPureFunctions: ['z'],
+      },
+    },
+  },
   server: {
     port: 5173,
     proxy: {

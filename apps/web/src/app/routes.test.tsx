@@ -1,0 +1,91 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { uiState } from '../lib/ui-state';
+import { renderWithProviders } from '../test/render';
+import { routes } from './routes';
+
+function renderAt(entries: string[], language: 'es' | 'en' = 'es') {
+  const router = createMemoryRouter(routes, { initialEntries: entries, initialIndex: entries.length - 1 });
+  renderWithProviders(<RouterProvider router={router} />, { language });
+  return router;
+}
+
+describe('routes', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('index.html titles the document "Telemedicina" and holds one root', () => {
+    const html = readFileSync(join(import.meta.dirname, '../../index.html'), 'utf8');
+    expect(html).toMatch(/<title>Telemedicina<\/title>/);
+    expect(html.match(/id="root"/g)).toHaveLength(1);
+  });
+
+  it('shows "Sitio no encontrado" for an unknown path, with "Ir a un sitio seguro"', async () => {
+    renderAt(['/esto/no/existe']);
+    expect((await screen.findByTestId('error-page-title')).textContent).toBe('Sitio no encontrado');
+    expect(screen.getByTestId('error-page-action').textContent).toBe('Ir a un sitio seguro');
+    expect(screen.getByTestId('not-found-page')).toBeTruthy();
+  });
+
+  it('shows "Error de servidor" at error-500, with "Intentar de nuevo"', async () => {
+    renderAt(['/error-500']);
+    expect((await screen.findByTestId('error-page-title')).textContent).toBe('Error de servidor');
+    expect(screen.getByTestId('error-page-action').textContent).toBe('Intentar de nuevo');
+  });
+
+  it('speaks English when English is active', async () => {
+    renderAt(['/error-500'], 'en');
+    expect((await screen.findByTestId('error-page-title')).textContent).toBe('Server error');
+    expect(screen.getByTestId('error-page-action').textContent).toBe('Try again');
+  });
+
+  it('hosts the global message dialog and spinner beside the routed view', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    renderAt(['/error-500']);
+    await screen.findByTestId('server-error-page');
+    void act(() => void uiState.getState().publishAlert({ type: 'success', content: 'Hecho' }));
+    expect(await screen.findByTestId('message-dialog')).toBeTruthy();
+    void act(() => void uiState.getState().beginLoading());
+    void act(() => vi.advanceTimersByTime(200));
+    expect(screen.getByTestId('spinner-overlay')).toBeTruthy();
+    vi.useRealTimers();
+  });
+
+  it('loads the authentication area on demand at the empty path', async () => {
+    renderAt(['/']);
+    expect(await screen.findByTestId('auth-landing', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByTestId('auth-enter-admin').getAttribute('href')).toBe('/admin');
+  });
+
+  it('loads the admin area on demand, with the showcase and a 404 for unknown sections', async () => {
+    const router = renderAt(['/admin']);
+    expect(await screen.findByTestId('admin-dashboard', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.getByTestId('global-search')).toBeTruthy();
+    await act(() => router.navigate('/admin/nothing-here'));
+    expect((await screen.findByTestId('error-page-title')).textContent).toBe('Sitio no encontrado');
+  });
+
+  it('the error page button goes one step back in history', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('history', { length: 3, back: () => void router.navigate(-1) });
+    const router = renderAt(['/error-500', '/esto-no']);
+    await screen.findByTestId('not-found-page');
+    await user.click(screen.getByTestId('error-page-action'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/error-500'));
+    expect(await screen.findByTestId('server-error-page')).toBeTruthy();
+  });
+
+  it('the error page button goes to the start page when there is no history', async () => {
+    const user = userEvent.setup();
+    vi.stubGlobal('history', { length: 1, back: () => {} });
+    const router = renderAt(['/error-500']);
+    await screen.findByTestId('server-error-page');
+    await user.click(screen.getByTestId('error-page-action'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+  });
+});

@@ -1,0 +1,56 @@
+import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { uiState } from '../../../lib/ui-state';
+import { renderWithProviders } from '../../../test/render';
+import { AdminLayout } from './AdminLayout';
+
+function renderShell() {
+  const router = createMemoryRouter(
+    [{ path: '/admin', element: <AdminLayout />, children: [{ index: true, element: <p>inicio</p> }] }],
+    {
+      initialEntries: ['/admin'],
+    },
+  );
+  return renderWithProviders(<RouterProvider router={router} />);
+}
+
+const navigationKeys = () =>
+  screen.getAllByTestId(/^admin-nav-/).map((link) => link.getAttribute('data-testid'));
+
+describe('AdminLayout', () => {
+  it('shows navigation items by permission', () => {
+    renderShell();
+    expect(navigationKeys()).toEqual(['admin-nav-dashboard', 'admin-nav-components']);
+    void act(() => uiState.getState().setPermissions(['users.manage', 'audit.read']));
+    expect(navigationKeys()).toEqual([
+      'admin-nav-dashboard',
+      'admin-nav-users',
+      'admin-nav-audit',
+      'admin-nav-components',
+    ]);
+    void act(() => uiState.getState().setPermissions(['roles.manage', 'specialties.manage']));
+    expect(navigationKeys()).toEqual([
+      'admin-nav-dashboard',
+      'admin-nav-roles',
+      'admin-nav-specialties',
+      'admin-nav-components',
+    ]);
+  });
+
+  it('binds the header search box to the shared search text', async () => {
+    const user = userEvent.setup();
+    renderShell();
+    await user.type(screen.getByTestId('global-search'), 'García');
+    expect(uiState.getState().searchText).toBe('García');
+    void act(() => uiState.getState().setSearchText(''));
+    expect(screen.getByTestId<HTMLInputElement>('global-search').value).toBe('');
+  });
+
+  it('has the language switcher and a labelled burger for phones', () => {
+    renderShell();
+    expect(screen.getByTestId('language-switcher')).toBeTruthy();
+    expect(screen.getByTestId('admin-burger').getAttribute('aria-label')).toBe('Abrir el menú');
+  });
+});

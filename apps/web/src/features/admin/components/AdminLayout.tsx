@@ -1,0 +1,120 @@
+import '@mantine/core/styles/AppShell.layer.css';
+import '@mantine/core/styles/Burger.layer.css';
+import '@mantine/core/styles/NavLink.layer.css';
+import '@mantine/core/styles/ScrollArea.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import { AppShell, Burger, Group, NavLink, ScrollArea, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { hasAnyPermission } from '@telemedicina/shared';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { BrandMark } from '../../../components/brand/BrandMark';
+import { LanguageSwitcher } from '../../../components/language-switcher/LanguageSwitcher';
+import { uiState, usePermissions, useSearchText } from '../../../lib/ui-state';
+import { navigationItems } from '../navigation';
+import classes from './AdminLayout.module.css';
+
+/**
+ * The admin area's shell: header with the global search box ("search text") and the language
+ * switcher, a side navigation whose items appear by permission, and the routed section. On phones
+ * the navigation folds behind a burger. Notifications and the user menu join the header once
+ * accounts exist.
+ */
+export function AdminLayout() {
+  const { t } = useTranslation();
+  const [isNavOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
+  const searchText = useSearchText();
+  const setSearchText = uiState((state) => state.setSearchText);
+  const permissions = usePermissions();
+  const location = useLocation();
+  const visibleItems = navigationItems.filter(
+    (item) => !item.anyOf || hasAnyPermission(permissions, item.anyOf),
+  );
+
+  return (
+    <AppShell
+      header={{ height: 64 }}
+      navbar={{ width: 264, breakpoint: 'sm', collapsed: { mobile: !isNavOpen } }}
+      padding={0}
+      className={classes.shell}
+    >
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px="md" gap="sm" wrap="nowrap">
+          <Burger
+            opened={isNavOpen}
+            onClick={toggleNav}
+            hiddenFrom="sm"
+            size="sm"
+            aria-label={isNavOpen ? t('admin.header.closeNavigation') : t('admin.header.openNavigation')}
+            data-testid="admin-burger"
+          />
+          <UnstyledButton
+            component={Link}
+            to="/admin"
+            className={classes.brand}
+            aria-label={t('admin.header.home')}
+          >
+            <BrandMark size={30} />
+            <Text className={classes.brandName} visibleFrom="sm">
+              {t('app.name')}
+            </Text>
+          </UnstyledButton>
+          <form role="search" className={classes.search} onSubmit={(event) => event.preventDefault()}>
+            <TextInput
+              value={searchText}
+              onChange={(event) => setSearchText(event.currentTarget.value)}
+              placeholder={t('admin.header.searchPlaceholder')}
+              aria-label={t('admin.header.searchLabel')}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              radius="xl"
+              type="search"
+              data-testid="global-search"
+            />
+          </form>
+          <LanguageSwitcher />
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar className={classes.navbar} aria-label={t('admin.nav.label')}>
+        <AppShell.Section grow component={ScrollArea} p="sm">
+          <div data-testid="admin-navigation">
+            {visibleItems.map((item) => {
+              const isActive =
+                item.to === '/admin'
+                  ? location.pathname === '/admin' || location.pathname === '/admin/'
+                  : location.pathname.startsWith(item.to);
+              return (
+                <NavLink
+                  key={item.key}
+                  component={Link}
+                  to={item.to}
+                  label={t(`admin.nav.${item.key}`)}
+                  leftSection={<item.icon size={20} stroke={1.7} aria-hidden />}
+                  active={isActive}
+                  aria-current={isActive ? 'page' : undefined}
+                  onClick={closeNav}
+                  className={classes.navLink}
+                  data-testid={`admin-nav-${item.key}`}
+                />
+              );
+            })}
+          </div>
+        </AppShell.Section>
+        <AppShell.Section p="md" className={classes.navFooter}>
+          <Text size="xs" c="gray.7">
+            {t('admin.nav.footer')}
+          </Text>
+        </AppShell.Section>
+      </AppShell.Navbar>
+
+      <AppShell.Main className={classes.main}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

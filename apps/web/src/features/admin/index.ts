@@ -1,0 +1,3 @@
+export { AdminLayout } from './components/AdminLayout';
+export { DashboardPage } from './components/DashboardPage';
+export { ListSectionPage, listSectionLoader } from './components/ListSectionPage';

@@ -1,0 +1,1 @@
+export { ComponentsShowcasePage } from './ComponentsShowcasePage';

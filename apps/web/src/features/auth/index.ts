@@ -1,0 +1,1 @@
+export { AuthLanding } from './components/AuthLanding';

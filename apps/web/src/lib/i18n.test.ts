@@ -1,0 +1,125 @@
+import en from '../../public/assets/i18n/en.json';
+import es from '../../public/assets/i18n/es.json';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sendJson, startTestServer } from '../test/http-server';
+import { createTestI18n, resetUiState } from '../test/render';
+import {
+  bindLanguageState,
+  chooseLanguage,
+  detectStartLanguage,
+  languageStorageKey,
+  readStoredLanguage,
+  startI18n,
+  translate,
+} from './i18n';
+import { uiState } from './ui-state';
+
+describe('detectStartLanguage', () => {
+  it.each([
+    [null, 'es-ES', 'es'],
+    [null, 'es-MX', 'es'],
+    [null, 'es', 'es'],
+    [null, 'en-US', 'en'],
+    [null, 'de', 'en'],
+    [null, 'pt-BR', 'en'],
+    [null, undefined, 'en'],
+    ['en', 'es-ES', 'en'],
+    ['es', 'de-DE', 'es'],
+  ] as const)('stored %s, browser %s → %s', (stored, browser, expected) => {
+    expect(detectStartLanguage(stored, browser)).toBe(expected);
+  });
+});
+
+describe('readStoredLanguage', () => {
+  it('accepts only shipped languages', () => {
+    expect(readStoredLanguage({ getItem: () => 'en' })).toBe('en');
+    expect(readStoredLanguage({ getItem: () => 'fr' })).toBeNull();
+    expect(readStoredLanguage({ getItem: () => null })).toBeNull();
+    expect(
+      readStoredLanguage({
+        getItem: () => {
+          throw new Error('denied');
+        },
+      }),
+    ).toBeNull();
+  });
+});
+
+describe('chooseLanguage and the shared language', () => {
+  beforeEach(() => resetUiState('es'));
+
+  it('stores the choice, updates the shared state, switches i18next and <html lang>', async () => {
+    const i18n = createTestI18n('es');
+    const unbind = bindLanguageState(i18n);
+    chooseLanguage('en');
+    expect(localStorage.getItem(languageStorageKey)).toBe('en');
+    expect(uiState.getState().language).toBe('en');
+    await vi.waitFor(() => expect(i18n.language).toBe('en'));
+    expect(document.documentElement.lang).toBe('en');
+    expect(i18n.t('errors.notFound.title')).toBe('Site not found');
+    chooseLanguage('es');
+    await vi.waitFor(() => expect(document.documentElement.lang).toBe('es'));
+    expect(i18n.t('errors.notFound.title')).toBe('Sitio no encontrado');
+    unbind();
+  });
+});
+
+describe('startI18n against a real HTTP server', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  const fetched: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer((request, response) => {
+      fetched.push(request.url);
+      const match = /^\/assets\/i18n\/(en|es)\.json$/.exec(request.url);
+      if (!match) {
+        response.writeHead(404).end();
+        return;
+      }
+      sendJson(response, 200, match[1] === 'es' ? es : en);
+    });
+    jsdom.reconfigure({ url: `${server.origin}/` });
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  beforeEach(() => {
+    // Keep the current language: changing it here would make the previous test's instance load a file.
+    resetUiState(uiState.getState().language);
+    fetched.length = 0;
+  });
+
+  const withBrowserLanguage = (language: string) =>
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue(language);
+
+  it('starts in Spanish for an es-ES browser, loading /assets/i18n/es.json', async () => {
+    withBrowserLanguage('es-ES');
+    const i18n = await startI18n();
+    expect(fetched).toEqual(['/assets/i18n/es.json']);
+    expect(i18n.language).toBe('es');
+    expect(uiState.getState().language).toBe('es');
+    expect(document.documentElement.lang).toBe('es');
+    expect(translate('errors.server.title')).toBe('Error de servidor');
+  });
+
+  it('starts in English for a German browser', async () => {
+    withBrowserLanguage('de-DE');
+    const i18n = await startI18n();
+    expect(fetched).toEqual(['/assets/i18n/en.json']);
+    expect(i18n.t('errors.server.action')).toBe('Try again');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('prefers the language chosen earlier over the browser language, and loads the other file on switch', async () => {
+    withBrowserLanguage('es-MX');
+    localStorage.setItem(languageStorageKey, 'en');
+    const i18n = await startI18n();
+    expect(i18n.language).toBe('en');
+    chooseLanguage('es');
+    await vi.waitFor(() => expect(i18n.language).toBe('es'));
+    expect(fetched).toEqual(['/assets/i18n/en.json', '/assets/i18n/es.json']);
+    expect(i18n.t('common.ok')).toBe('Aceptar');
+  });
+});

@@ -1,0 +1,134 @@
+import { isLanguage, pickLanguage, supportedLanguages, type Language } from '@telemedicina/shared';
+import i18next, { type i18n as I18n, type ParseKeys } from 'i18next';
+import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
+import { initReactI18next } from 'react-i18next';
+import { uiState } from './ui-state';
+
+/** localStorage key of the language the person chose with the switcher. */
+export const languageStorageKey = 'telemedicina.language';
+
+/** Address of a language's translation file (specification §7: GET /assets/i18n/{lang}.json). */
+export function translationsUrl(language: string): string {
+  return new URL(
+    `${import.meta.env.BASE_URL}assets/i18n/${encodeURIComponent(language)}.json`,
+    document.baseURI,
+  ).href;
+}
+
+/** The language chosen earlier with the switcher, if any and still supported. */
+export function readStoredLanguage(
+  storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage(),
+): Language | null {
+  try {
+    const stored = storage?.getItem(languageStorageKey);
+    return isLanguage(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The start language: a choice persisted by the switcher wins; otherwise the browser's language
+ * when it is en or es (regional variants count), otherwise en — specification §4.
+ */
+export function detectStartLanguage(stored: Language | null, browserLanguage: string | undefined): Language {
+  return stored ?? pickLanguage(browserLanguage);
+}
+
+/**
+ * The person picks a language with the switcher: it becomes the shared current language and is
+ * remembered for the next visit. Only an explicit choice is persisted, so someone who never picks
+ * keeps following the browser.
+ */
+export function chooseLanguage(language: Language): void {
+  try {
+    safeLocalStorage()?.setItem(languageStorageKey, language);
+  } catch {
+    // Private mode or storage full: the choice still applies to this visit.
+  }
+  uiState.getState().setLanguage(language);
+}
+
+/** Sets `<html lang>` so assistive technology and the browser read the page in the right language. */
+export function applyDocumentLanguage(language: Language): void {
+  document.documentElement.lang = language;
+}
+
+let unbindStarted: (() => void) | null = null;
+
+/**
+ * Creates and starts the i18next instance: loads the start language's file over HTTP, puts the
+ * language in the shared UI state, and from then on follows that state — the store is the single
+ * place the current language lives; i18next and `<html lang>` are kept in step with it.
+ */
+export async function startI18n(): Promise<I18n> {
+  const language = detectStartLanguage(readStoredLanguage(), navigator.language);
+  const instance = i18next.createInstance();
+  await instance
+    .use(HttpBackend)
+    .use(initReactI18next)
+    .init<HttpBackendOptions>({
+      lng: language,
+      supportedLngs: [...supportedLanguages],
+      // Both files hold every key (a unit test checks it), so no fallback file is ever needed.
+      fallbackLng: false,
+      load: 'languageOnly',
+      interpolation: { escapeValue: false },
+      react: { useSuspense: false },
+      // The server answers the translation files with `Cache-Control: no-cache`, so a new release is picked up.
+      backend: { loadPath: (languages) => translationsUrl(languages[0] ?? language) },
+    });
+  // One application instance follows the shared language; starting again replaces it.
+  unbindStarted?.();
+  setActiveI18n(instance);
+  uiState.getState().setLanguage(language);
+  applyDocumentLanguage(language);
+  unbindStarted = bindLanguageState(instance);
+  return instance;
+}
+
+/**
+ * Keeps i18next following the shared language, and `<html lang>` following the language whose
+ * texts are actually on screen (set once its file has loaded). Returns the unsubscribe function.
+ */
+export function bindLanguageState(instance: I18n): () => void {
+  const handleLanguageChanged = (loaded: string) => {
+    if (isLanguage(loaded)) {
+      applyDocumentLanguage(loaded);
+    }
+  };
+  instance.on('languageChanged', handleLanguageChanged);
+  const unsubscribe = uiState.subscribe((state, previous) => {
+    if (state.language !== previous.language && state.language !== instance.language) {
+      void instance.changeLanguage(state.language);
+    }
+  });
+  return () => {
+    unsubscribe();
+    instance.off('languageChanged', handleLanguageChanged);
+  };
+}
+
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return typeof localStorage === 'undefined' ? undefined : localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+let activeInstance: I18n | null = null;
+
+/** Registers the instance `translate` uses (done by `startI18n`; tests pass their own). */
+export function setActiveI18n(instance: I18n | null): void {
+  activeInstance = instance;
+}
+
+/** Translates outside React (API client, uploader core). Returns the key when no instance is active. */
+export function translate(key: ParseKeys, options?: Record<string, unknown>): string {
+  if (!activeInstance) {
+    return key;
+  }
+  const text: unknown = activeInstance.t(key, options ?? {});
+  return typeof text === 'string' ? text : key;
+}
