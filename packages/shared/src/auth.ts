@@ -178,3 +178,57 @@ export const mfaEnableRequestSchema = z.object({ code: totpCodeSchema });
 export const mfaEnableResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
 export type MfaEnableResponse = z.infer<typeof mfaEnableResponseSchema>;
 export const mfaDisableRequestSchema = z.object({ password: passwordSchema, code: totpCodeSchema });
+
+export const invitationInfoSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  roles: z.array(roleSummarySchema),
+});
+export type InvitationInfo = z.infer<typeof invitationInfoSchema>;
+
+export const createInvitationRequestSchema = z.object({
+  email: emailSchema,
+  name: personNameSchema,
+  roleKeys: z.array(z.string().min(1).max(64)).min(1).max(20),
+  language: languageSchema,
+});
+export type CreateInvitationRequest = z.infer<typeof createInvitationRequestSchema>;
+
+export const setUserRolesRequestSchema = z.object({
+  roleKeys: z.array(z.string().min(1).max(64)).max(20),
+});
+export type SetUserRolesRequest = z.infer<typeof setUserRolesRequestSchema>;
+
+export const outboxStatusSchema = z.enum(['stored', 'queued', 'sent', 'failed']);
+export const outboxItemSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  subject: z.string(),
+  template: z.string(),
+  language: languageSchema,
+  status: outboxStatusSchema,
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  sentAt: z.string().nullable(),
+});
+export type OutboxItem = z.infer<typeof outboxItemSchema>;
+export const outboxMessageSchema = outboxItemSchema.extend({ html: z.string(), text: z.string() });
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
+
+/** `?page=&pageSize=&q=` of every list endpoint; page size capped at 100. */
+export const listQuerySchema = z.object({
+  page: z.coerce.number({ message: 'validation.page' }).int().min(1, { message: 'validation.page' }).default(1),
+  pageSize: z.coerce
+    .number({ message: 'validation.pageSize' })
+    .int()
+    .min(1, { message: 'validation.pageSize' })
+    .max(100, { message: 'validation.pageSize' })
+    .default(20),
+  q: z.string().trim().max(200).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+/** The answer of every list endpoint. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), page: z.number(), pageSize: z.number(), total: z.number() });
+}

@@ -17,6 +17,20 @@ export const errorCodes = [
   'RATE_LIMITED',
   'SERVICE_UNAVAILABLE',
   'INTERNAL_ERROR',
+  // Identity and access
+  'INVALID_CREDENTIALS',
+  'MFA_REQUIRED',
+  'MFA_INVALID',
+  'MFA_ENROLLMENT_REQUIRED',
+  'MFA_REQUIRED_BY_POLICY',
+  'ACCOUNT_LOCKED',
+  'ACCOUNT_DISABLED',
+  'EMAIL_NOT_VERIFIED',
+  'TOKEN_INVALID',
+  'PASSWORD_TOO_WEAK',
+  'PASSWORD_INCORRECT',
+  'SESSION_EXPIRED',
+  'LAST_ADMIN',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

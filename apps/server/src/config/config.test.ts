@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { defaultWebDistDir } from '../paths.js';
+import { ConfigError, loadConfig } from './config.js';
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env, '/srv/app');
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      return error;
+    }
+    throw error;
+  }
+  throw new Error('expected loadConfig to throw');
+}
+
+describe('loadConfig', () => {
+  it('has working defaults for an empty environment', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toEqual({
+      nodeEnv: 'development',
+      isProduction: false,
+      host: '0.0.0.0',
+      port: 3000,
+      realtimePort: 3001,
+      appOrigins: ['http://localhost:3000', 'http://127.0.0.1:3000'],
+      dataDir: '/srv/app/data',
+      databaseUrl: null,
+      logLevel: 'info',
+      webDistDir: defaultWebDistDir,
+      trustProxy: false,
+    });
+  });
+
+  it('points the default web build at apps/web/dist', () => {
+    const repositoryRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+    expect(defaultWebDistDir).toBe(path.join(repositoryRoot, 'apps', 'web', 'dist'));
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig(
+      {
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: '8080',
+        REALTIME_PORT: '8081',
+        APP_ORIGIN: 'https://clinic.example.org, http://localhost:5173/',
+        DATA_DIR: 'var/telemedicina',
+        DATABASE_URL: 'postgres://user@db:5432/telemedicina',
+        LOG_LEVEL: 'warn',
+        WEB_DIST_DIR: '/opt/web',
+        TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+      },
+      '/srv/app',
+    );
+    expect(config).toMatchObject({
+      nodeEnv: 'production',
+      isProduction: true,
+      host: '127.0.0.1',
+      port: 8080,
+      realtimePort: 8081,
+      appOrigins: ['https://clinic.example.org', 'http://localhost:5173'],
+      dataDir: '/srv/app/var/telemedicina',
+      databaseUrl: 'postgres://user@db:5432/telemedicina',
+      logLevel: 'warn',
+      webDistDir: '/opt/web',
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+    });
+  });
+
+  it('defaults the allowed origins to the configured port', () => {
+    expect(loadConfig({ PORT: '4100' }).appOrigins).toEqual([
+      'http://localhost:4100',
+      'http://127.0.0.1:4100',
+    ]);
+  });
+
+  it('treats REALTIME_PORT=0 as "no separate port"', () => {
+    expect(loadConfig({ REALTIME_PORT: '0' }).realtimePort).toBeNull();
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: ' ' }).port).toBe(3000);
+    expect(loadConfig({ DATABASE_URL: '' }).databaseUrl).toBeNull();
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['::1', ['::1']],
+  ])('parses TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '3000.5'],
+    ['REALTIME_PORT', 'x'],
+    ['NODE_ENV', 'staging'],
+    ['LOG_LEVEL', 'loud'],
+    ['APP_ORIGIN', 'clinic.example.org'],
+    ['APP_ORIGIN', 'https://clinic.example.org/app'],
+    ['DATABASE_URL', 'mysql://db/x'],
+    ['TRUST_PROXY', 'sometimes'],
+  ])('refuses %s=%s naming the variable and the value', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.issues.map((issue) => issue.variable)).toEqual([variable]);
+    expect(error.message).toContain(`${variable}:`);
+    expect(error.message).toContain(JSON.stringify(value));
+  });
+
+  it('reports every invalid variable at once', () => {
+    const error = configError({ PORT: 'abc', LOG_LEVEL: 'loud', HOST: 'ok' });
+    expect(error.issues.map((issue) => issue.variable).sort()).toEqual(['LOG_LEVEL', 'PORT']);
+  });
+
+  it('does not read process.env itself', () => {
+    const previous = process.env.PORT;
+    process.env.PORT = 'not-a-port';
+    try {
+      expect(loadConfig({}).port).toBe(3000);
+    } finally {
+      if (previous === undefined) {
+        delete process.env.PORT;
+      } else {
+        process.env.PORT = previous;
+      }
+    }
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDatabaseUrl, type TestDatabase } from '../test/test-database.js';
+import { openDatabase } from './client.js';
+import { DataDirLockedError } from './data-dir-lock.js';
+import { appMeta } from './schema.js';
+
+let database: TestDatabase;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+
+afterAll(async () => {
+  await database?.dispose();
+});
+
+describe(`database client`, () => {
+  it('uses the driver the environment asks for', () => {
+    expect(database.db.kind).toBe(testDatabaseUrl === null ? 'pglite' : 'postgres');
+  });
+
+  it('applies the migrations: the schema is usable through drizzle', async () => {
+    const { db } = database.db;
+    await db.insert(appMeta).values({ key: 'demo.seededAt', value: { at: '2026-01-01T00:00:00Z' } });
+    const rows = await db.select().from(appMeta).where(eq(appMeta.key, 'demo.seededAt'));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.value).toEqual({ at: '2026-01-01T00:00:00Z' });
+    expect(rows[0]?.updatedAt).toBeInstanceOf(Date);
+  });
+
+  it('records applied migrations and re-running them changes nothing', async () => {
+    await database.db.migrate();
+    const rows = await database.db.db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(sql`drizzle.__drizzle_migrations`);
+    expect(rows).toEqual([{ count: 1 }]);
+  });
+
+  it('ping measures a real round trip', async () => {
+    const roundTripMs = await database.db.ping();
+    expect(roundTripMs).toBeGreaterThan(0);
+    expect(roundTripMs).toBeLessThan(5_000);
+  });
+
+  it('ping fails once the client is closed', async () => {
+    const other = await createTestDatabase();
+    await other.db.close();
+    await expect(other.db.ping()).rejects.toThrow();
+    await other.dispose();
+  });
+});
+
+describe('embedded database on disk', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-pglite-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps data across restarts and refuses a second opener of the same folder', async () => {
+    const first = await openDatabase({ kind: 'pglite', dataDir });
+    await first.migrate();
+    await first.db.insert(appMeta).values({ key: 'kept', value: 42 });
+
+    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toBeInstanceOf(DataDirLockedError);
+    await first.close();
+
+    const reopened = await openDatabase({ kind: 'pglite', dataDir });
+    const rows = await reopened.db.select().from(appMeta).where(eq(appMeta.key, 'kept'));
+    expect(rows[0]?.value).toBe(42);
+    await reopened.close();
+  });
+});
+
+if (testDatabaseUrl !== null) {
+  const adminUrl = testDatabaseUrl;
+  // Only PostgreSQL is shared between processes: several instances may start at once.
+  describe('migrations on a shared PostgreSQL server', () => {
+    it('run once when several instances migrate the same fresh database at the same time', async () => {
+      const name = `telemedicina_test_concurrent_${process.pid}_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: adminUrl });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${name}`;
+      const instances = await Promise.all(
+        [1, 2, 3].map(() => openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 3 })),
+      );
+      try {
+        await Promise.all(instances.map((instance) => instance.migrate()));
+        const rows = await instances[0]!.db
+          .select({ count: sql<number>`count(*)::int` })
+          .from(sql`drizzle.__drizzle_migrations`);
+        expect(rows).toEqual([{ count: 1 }]);
+      } finally {
+        await Promise.all(instances.map((instance) => instance.close()));
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+        await admin.end();
+      }
+    });
+  });
+}

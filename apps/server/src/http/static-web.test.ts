@@ -1,0 +1,137 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, parseSetCookie, type TestContext } from '../test/test-context.js';
+
+const indexHtml =
+  '<!doctype html><html><head><title>Telemedicina</title></head><body><div id="root"></div></body></html>';
+const bundle = 'console.log("app");';
+
+describe('with a web build', () => {
+  let context: TestContext;
+
+  beforeAll(async () => {
+    context = await createTestContext({ config: { webDistDir: await makeDist() } });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('serves index.html at / with no-cache and the XSRF cookie', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toBe(indexHtml);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(true);
+  });
+
+  it.each(['/admin', '/admin/patients/42', '/error-500', '/some/unknown/page', '/reset-password?token=abc'])(
+    'answers the deep link %s with the app (200)',
+    async (url) => {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toBe(indexHtml);
+      expect(response.headers['cache-control']).toBe('no-cache');
+    },
+  );
+
+  it('answers HEAD on a deep link like GET, without a body', async () => {
+    const response = await context.app.inject({ method: 'HEAD', url: '/admin/x' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+  });
+
+  it('caches fingerprinted assets for a year, immutable, without setting cookies', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/assets/index-B4xK9zQa.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(bundle);
+    expect(response.headers['content-type']).toMatch(/javascript/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('revalidates translations and other unhashed files', async () => {
+    for (const url of ['/assets/i18n/es.json', '/favicon.svg']) {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+    }
+    const translations = await context.app.inject({ method: 'GET', url: '/assets/i18n/es.json' });
+    expect(translations.json()).toEqual({ app: { title: 'Telemedicina' } });
+  });
+
+  it.each(['/assets/index-missing.js', '/assets/', '/assets/i18n/de.json'])(
+    'answers the missing asset %s with 404, not the page',
+    async (url) => {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('<html');
+    },
+  );
+
+  it('answers /assets (a folder without index) with the app, never a folder listing', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/assets' });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(indexHtml);
+  });
+
+  it.each(['/api/v1/nope', '/api', '/socket.io/', '/socket.io/x'])(
+    'never answers %s with the page',
+    async (url) => {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ error: { code: 'ROUTE_NOT_FOUND' } });
+    },
+  );
+
+  it('does not serve dot files or escape the build folder', async () => {
+    for (const url of ['/.env', '/../package.json', '/%2e%2e/%2e%2e/package.json']) {
+      const response = await context.app.inject({ method: 'GET', url });
+      expect(response.body, url).not.toContain('SECRET');
+      expect(response.body, url).not.toContain('"name"');
+    }
+  });
+});
+
+describe('without a web build', () => {
+  let context: TestContext;
+
+  beforeAll(async () => {
+    context = await createTestContext();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it.each(['/', '/admin/x'])('answers GET %s with a plain message to run npm run build', async (url) => {
+    const response = await context.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['content-type']).toMatch(/^text\/plain/);
+    expect(response.body).toContain('npm run build');
+  });
+
+  it('still serves the API', async () => {
+    const response = await context.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+async function makeDist(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'telemedicina-dist-'));
+  const dist = path.join(root, 'dist');
+  await mkdir(path.join(dist, 'assets', 'i18n'), { recursive: true });
+  await writeFile(path.join(root, 'package.json'), '{"name":"outside"}');
+  await writeFile(path.join(dist, 'index.html'), indexHtml);
+  await writeFile(path.join(dist, '.env'), 'SECRET=1');
+  await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  await writeFile(path.join(dist, 'assets', 'index-B4xK9zQa.js'), bundle);
+  await writeFile(
+    path.join(dist, 'assets', 'i18n', 'es.json'),
+    JSON.stringify({ app: { title: 'Telemedicina' } }),
+  );
+  return dist;
+}

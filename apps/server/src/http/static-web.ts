@@ -1,0 +1,92 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { realtimePath } from '@telemedicina/shared';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { routeNotFound } from './error-handler.js';
+
+export interface StaticWebOptions {
+  /** Absolute folder of the web app's production build (holding index.html). */
+  webDistDir: string;
+}
+
+const immutableCache = 'public, max-age=31536000, immutable';
+const revalidate = 'no-cache';
+
+export const missingBuildMessage =
+  'Telemedicina: the web app has not been built yet.\n\n' +
+  'Run `npm run build` in the project folder, then restart the server.\n' +
+  'The API is available under /api/v1 (reference: /api/v1/docs).\n';
+
+/**
+ * Serves the web build and the SPA history fallback, and answers every
+ * unmatched request:
+ *
+ * - /api/*, /socket.io/* and non-GET requests → 404 JSON `ROUTE_NOT_FOUND`, never the page.
+ * - a missing file under /assets/ → plain 404 (a script URL answered with HTML
+ *   only produces a confusing MIME error in the browser);
+ * - any other GET/HEAD → index.html with 200, so deep links (/admin/x, /error-500) load the app;
+ * - no build at all → a plain 503 message saying to run `npm run build`.
+ *
+ * Vite fingerprints files under /assets/, so they are cached for a year and
+ * immutable; index.html and the translations (/assets/i18n/, fixed names)
+ * revalidate on every load.
+ */
+export const staticWeb = fp<StaticWebOptions>(
+  async (app: FastifyInstance, options) => {
+    const root = path.resolve(options.webDistDir);
+    const hasBuild = existsSync(path.join(root, 'index.html'));
+
+    if (hasBuild) {
+      await app.register(fastifyStatic, {
+        root,
+        prefix: '/',
+        wildcard: true,
+        index: 'index.html',
+        redirect: false,
+        dotfiles: 'ignore',
+        cacheControl: false,
+        allowedPath: (pathName) => !isReservedPath(pathName),
+        setHeaders: (reply, filePath) => {
+          const relative = path.relative(root, filePath).split(path.sep).join('/');
+          void reply.header('cache-control', isFingerprinted(relative) ? immutableCache : revalidate);
+        },
+      });
+    }
+
+    app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const pathName = request.url.split('?')[0] ?? '/';
+      const isPageRequest = request.method === 'GET' || request.method === 'HEAD';
+      if (!isPageRequest || isReservedPath(pathName)) {
+        return reply.status(404).send(routeNotFound(request));
+      }
+      if (pathName.startsWith('/assets/')) {
+        return reply.status(404).type('text/plain; charset=utf-8').send('Not found\n');
+      }
+      if (!hasBuild) {
+        return reply
+          .status(503)
+          .header('cache-control', 'no-store')
+          .type('text/plain; charset=utf-8')
+          .send(missingBuildMessage);
+      }
+      return reply.header('cache-control', revalidate).sendFile('index.html');
+    });
+  },
+  { name: 'static-web' },
+);
+
+/** Paths that belong to the API or the real-time endpoint and never fall back to the page. */
+function isReservedPath(pathName: string): boolean {
+  return (
+    pathName === '/api' ||
+    pathName.startsWith('/api/') ||
+    pathName === realtimePath ||
+    pathName.startsWith(`${realtimePath}/`)
+  );
+}
+
+function isFingerprinted(relativePath: string): boolean {
+  return relativePath.startsWith('assets/') && !relativePath.startsWith('assets/i18n/');
+}

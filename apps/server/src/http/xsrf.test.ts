@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../app.js';
+import { createTestContext, parseSetCookie, type TestContext } from '../test/test-context.js';
+
+let context: TestContext;
+let app: App;
+
+beforeAll(async () => {
+  context = await createTestContext({
+    configure: (testApp) => {
+      testApp.post('/api/v1/test/echo', (request) => ({ received: request.body }));
+      testApp.delete('/api/v1/test/echo', () => ({ deleted: true }));
+    },
+  });
+  app = context.app;
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+/** Gets a token the way a browser does: from the Set-Cookie of any response. */
+async function issueToken(): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
+  const token = parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.value;
+  if (token === undefined) {
+    throw new Error('no XSRF-TOKEN cookie was set');
+  }
+  return token;
+}
+
+describe('XSRF cookie', () => {
+  it('is set on a request without it: random, readable by scripts, SameSite=Lax, path /', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    const cookie = parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN');
+    expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(cookie?.attributes).toEqual(expect.arrayContaining(['path=/', 'samesite=lax']));
+    expect(cookie?.attributes).not.toContain('httponly');
+    expect(cookie?.attributes).not.toContain('secure');
+    expect(await issueToken()).not.toBe(cookie?.value);
+  });
+
+  it('is also set on pages outside the API and on error answers', async () => {
+    for (const url of ['/', '/admin/patients', '/api/v1/nope']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(true);
+    }
+  });
+
+  it('is not set again when the request already carries a valid one', async () => {
+    const token = await issueToken();
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/health',
+      headers: { cookie: `XSRF-TOKEN=${token}` },
+    });
+    expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('replaces a malformed cookie', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/health',
+      headers: { cookie: 'XSRF-TOKEN=short' },
+    });
+    expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.value).toMatch(
+      /^[A-Za-z0-9_-]{43}$/,
+    );
+  });
+});
+
+describe('XSRF check on unsafe API requests', () => {
+  it('passes when the header equals the cookie', async () => {
+    const token = await issueToken();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo',
+      headers: { cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token },
+      payload: { hello: 'world' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ received: { hello: 'world' } });
+  });
+
+  it.each([
+    ['no header', (token: string) => ({ cookie: `XSRF-TOKEN=${token}` })],
+    [
+      'a different header',
+      (token: string) => ({ cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': `${token.slice(1)}x` }),
+    ],
+    [
+      'a header of another length',
+      (token: string) => ({ cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token.slice(1) }),
+    ],
+    ['a header but no cookie', (token: string) => ({ 'x-xsrf-token': token })],
+    ['an empty header', (token: string) => ({ cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': '' })],
+  ])('refuses a POST with %s: 403 XSRF_TOKEN_INVALID', async (_case, headers) => {
+    const token = await issueToken();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo',
+      headers: headers(token),
+      payload: {},
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ error: { code: 'XSRF_TOKEN_INVALID' } });
+  });
+
+  it('refuses other unsafe methods and percent-encoded API paths too', async () => {
+    const token = await issueToken();
+    const cookieOnly = { cookie: `XSRF-TOKEN=${token}` };
+    const deleted = await app.inject({ method: 'DELETE', url: '/api/v1/test/echo', headers: cookieOnly });
+    expect(deleted.statusCode).toBe(403);
+    const encoded = await app.inject({
+      method: 'POST',
+      url: '/%61pi/v1/test/echo',
+      headers: cookieOnly,
+      payload: {},
+    });
+    expect(encoded.statusCode).toBe(403);
+    const withHeader = await app.inject({
+      method: 'DELETE',
+      url: '/api/v1/test/echo',
+      headers: { ...cookieOnly, 'x-xsrf-token': token },
+    });
+    expect(withHeader.statusCode).toBe(200);
+  });
+
+  it('never checks safe methods', async () => {
+    for (const method of ['GET', 'HEAD', 'OPTIONS'] as const) {
+      const response = await app.inject({ method, url: '/api/v1/health' });
+      expect(response.statusCode, method).not.toBe(403);
+    }
+  });
+});
+
+describe('XSRF cookie in production', () => {
+  let production: TestContext;
+
+  beforeAll(async () => {
+    production = await createTestContext({ config: { nodeEnv: 'production', isProduction: true } });
+  });
+
+  afterAll(async () => {
+    await production?.close();
+  });
+
+  it('is marked Secure', async () => {
+    const response = await production.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).toContain('secure');
+  });
+});

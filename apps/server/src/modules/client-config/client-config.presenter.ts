@@ -1,0 +1,11 @@
+import { realtimePath, type ClientConfigResponse } from '@telemedicina/shared';
+import type { ClientConfig } from './client-config.service.js';
+
+export function presentClientConfig(config: ClientConfig): ClientConfigResponse {
+  return {
+    version: config.version,
+    realtime: { port: config.realtimePort, path: realtimePath },
+    languages: [...config.languages],
+    defaultLanguage: config.defaultLanguage,
+  };
+}

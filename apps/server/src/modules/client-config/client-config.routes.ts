@@ -1,0 +1,24 @@
+import { clientConfigResponseSchema } from '@telemedicina/shared';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { presentClientConfig } from './client-config.presenter.js';
+import { getClientConfig, type ClientConfigContext } from './client-config.service.js';
+
+/** `GET /config`: public client configuration (real-time port and path, languages). */
+export const clientConfigRoutes: FastifyPluginCallbackZod<ClientConfigContext> = (app, options, done) => {
+  const context: ClientConfigContext = { version: options.version, getRealtimePort: options.getRealtimePort };
+  app.get(
+    '/config',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Public client configuration',
+        response: { 200: clientConfigResponseSchema },
+      },
+    },
+    async (_request, reply) => {
+      void reply.header('cache-control', 'no-cache');
+      return presentClientConfig(getClientConfig(context));
+    },
+  );
+  done();
+};

@@ -1,0 +1,44 @@
+import { errorResponseSchema, healthResponseSchema } from '@telemedicina/shared';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import type { DatabaseClient } from '../../db/client.js';
+import { createDatabasePinger } from './health.repository.js';
+import { presentHealth } from './health.presenter.js';
+import { checkHealth } from './health.service.js';
+
+export interface HealthRoutesOptions {
+  db: DatabaseClient;
+  version: string;
+  startedAt: Date;
+  now: () => Date;
+}
+
+/**
+ * `GET /health`: version, uptime and a real database round trip (reused for
+ * up to a second, see {@link createDatabasePinger}); 503 when the database is down.
+ */
+export const healthRoutes: FastifyPluginCallbackZod<HealthRoutesOptions> = (app, options, done) => {
+  const context = {
+    databaseKind: options.db.kind,
+    checkDatabase: createDatabasePinger(options.db, { now: options.now }),
+    startedAt: options.startedAt,
+    now: options.now,
+    version: options.version,
+  };
+
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Liveness and database round trip',
+        response: { 200: healthResponseSchema, 503: errorResponseSchema },
+      },
+    },
+    async (_request, reply) => {
+      const report = await checkHealth(context);
+      void reply.header('cache-control', 'no-store');
+      return presentHealth(report);
+    },
+  );
+  done();
+};

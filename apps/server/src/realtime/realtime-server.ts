@@ -1,0 +1,163 @@
+import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realtimePath } from '@telemedicina/shared';
+import { Server as EngineServer } from 'engine.io';
+import type { FastifyBaseLogger } from 'fastify';
+import { Server } from 'socket.io';
+import { authenticateHandshake } from './handshake-auth.js';
+import { registerSystemEvents } from './system-events.js';
+import type { TypedServer } from './types.js';
+
+export interface RealtimeOptions {
+  /** The main HTTP server (fastify's); Socket.IO is attached to it at /socket.io. */
+  mainServer: HttpServer;
+  /** Whether to create a separate HTTP server for Socket.IO (REALTIME_PORT). */
+  hasSeparatePort: boolean;
+  /** Origins allowed to connect (besides the page's own origin). */
+  allowedOrigins: readonly string[];
+  /** Bound port of the main server: pages it served may connect to the separate port too. */
+  getMainPort: () => number | null;
+  logger: FastifyBaseLogger;
+  now: () => Date;
+}
+
+export interface RealtimeServer {
+  readonly io: TypedServer;
+  /** The separate port's HTTP server, or null when disabled. */
+  readonly separateServer: HttpServer | null;
+  /** Bound port of the separate server; null when disabled or not listening yet. */
+  separatePort(): number | null;
+  /** Starts the separate server (no-op when disabled) and resolves with its bound port. */
+  listen(port: number, host: string): Promise<number | null>;
+  /** Disconnects every client and closes the separate server. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * One Socket.IO server reachable two ways: on the main port at /socket.io
+ * and, as the specification wants, on its own port. A single engine.io
+ * instance is attached to both HTTP servers, so rooms, middleware and
+ * handlers are shared and a client may use either.
+ *
+ * Origins are checked at the handshake (`allowRequest`), not only advertised
+ * through CORS headers: a foreign page gets 403 before any session exists.
+ */
+export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
+  const allowed = new Set(options.allowedOrigins);
+  const isAllowedRequest = (request: IncomingMessage): boolean =>
+    isOriginAllowed(request, allowed, options.getMainPort());
+  const engine = new EngineServer({
+    // Echo the origin only for allowed pages (polling needs it; WebSocket ignores CORS).
+    cors: (request, callback) => {
+      callback(null, { origin: isAllowedRequest(request as IncomingMessage), credentials: true });
+    },
+    allowRequest: (request, callback) => {
+      const isAllowed = isAllowedRequest(request);
+      if (!isAllowed) {
+        options.logger.warn(
+          { origin: request.headers.origin },
+          'real-time connection from a foreign origin refused',
+        );
+      }
+      callback(isAllowed ? null : 'Origin not allowed', isAllowed);
+    },
+    // Chat, signalling and notifications are small; uploads go over HTTP.
+    maxHttpBufferSize: 1_000_000,
+  });
+  const io: TypedServer = new Server({ path: realtimePath, serveClient: false });
+  io.bind(engine);
+  engine.attach(options.mainServer, { path: realtimePath });
+
+  let separateServer: HttpServer | null = null;
+  if (options.hasSeparatePort) {
+    separateServer = createServer((_request, response) => {
+      response.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(
+        JSON.stringify({ error: { code: 'ROUTE_NOT_FOUND', message: 'Only /socket.io is served here.' } }),
+      );
+    });
+    engine.attach(separateServer, { path: realtimePath });
+  }
+
+  io.use(authenticateHandshake);
+  io.on('connection', (socket) => {
+    registerSystemEvents(socket, options.now);
+  });
+
+  let closing: Promise<void> | null = null;
+  return {
+    io,
+    separateServer,
+    separatePort: () => {
+      const address = separateServer?.address();
+      return address !== null && typeof address === 'object' ? address.port : null;
+    },
+    listen: (port, host) => {
+      const server = separateServer;
+      if (server === null) {
+        return Promise.resolve(null);
+      }
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve((server.address() as AddressInfo).port);
+        });
+      });
+    },
+    close: () =>
+      (closing ??= (async () => {
+        await io.close();
+        const server = separateServer;
+        if (server?.listening) {
+          await new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          });
+        }
+      })()),
+  };
+}
+
+/**
+ * Browsers always send Origin on cross-origin and WebSocket requests. A
+ * request without one is not from a web page (curl, a native client) and
+ * carries no ambient credentials to abuse. Besides the configured origins,
+ * the app's own page is accepted however it was reached (a LAN address, a
+ * host name): same host and port as the request (main port), or same host
+ * and the main port (the separate real-time port).
+ */
+export function isOriginAllowed(
+  request: IncomingMessage,
+  allowed: ReadonlySet<string>,
+  mainPort: number | null,
+): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) {
+    return true;
+  }
+  if (allowed.has(origin)) {
+    return true;
+  }
+  const requestHost = request.headers.host;
+  if (requestHost === undefined) {
+    return false;
+  }
+  let originUrl: URL;
+  let requestUrl: URL;
+  try {
+    originUrl = new URL(origin);
+    requestUrl = new URL(`http://${requestHost}`);
+  } catch {
+    return false;
+  }
+  if (originUrl.host === requestUrl.host) {
+    return true;
+  }
+  const originPort = originUrl.port === '' ? defaultPort(originUrl.protocol) : Number(originUrl.port);
+  return originUrl.hostname === requestUrl.hostname && mainPort !== null && originPort === mainPort;
+}
+
+function defaultPort(protocol: string): number {
+  return protocol === 'https:' ? 443 : 80;
+}

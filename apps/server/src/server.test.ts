@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import {
+  healthResponseSchema,
+  type ClientToServerEvents,
+  type ServerToClientEvents,
+} from '@telemedicina/shared';
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockFileName } from './db/data-dir-lock.js';
+import type { DatabaseClient } from './db/client.js';
+import { startServer } from './server.js';
+import { createTestConfig, testAppOrigin } from './test/test-context.js';
+import { createTestDatabase } from './test/test-database.js';
+
+let tempDir: string;
+
+beforeAll(async () => {
+  tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-server-'));
+});
+
+afterAll(async () => {
+  await rm(tempDir, { recursive: true, force: true });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error('condition not met in time');
+    }
+    await delay(10);
+  }
+}
+
+describe('graceful shutdown', () => {
+  it('lets an in-flight request finish, refuses new connections, disconnects sockets, then closes the database', async () => {
+    const database = await createTestDatabase();
+    const events: string[] = [];
+    const slowDb: DatabaseClient = {
+      ...database.db,
+      ping: async () => {
+        events.push('ping:start');
+        await delay(500);
+        const roundTripMs = await database.db.ping();
+        events.push('ping:end');
+        return roundTripMs;
+      },
+      close: async () => {
+        events.push('db:close');
+        await database.db.close();
+      },
+    };
+    const server = await startServer(createTestConfig(tempDir, { realtimePort: 0 }), { db: slowDb });
+    try {
+      const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(server.url, {
+        transports: ['websocket'],
+        reconnection: false,
+        extraHeaders: { origin: testAppOrigin },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      const disconnected = new Promise<string>((resolve) => socket.once('disconnect', resolve));
+
+      const inFlight = fetch(`${server.url}/api/v1/health`);
+      await waitFor(() => events.includes('ping:start'));
+      const startedClosingAt = Date.now();
+      const closing = server.close();
+      events.push('close:called');
+
+      await expect(fetch(`${server.url}/api/v1/health`)).rejects.toThrow();
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(healthResponseSchema.parse(await response.json()).status).toBe('ok');
+      await closing;
+      expect(Date.now() - startedClosingAt).toBeLessThan(5_000);
+      expect(events).toEqual(['ping:start', 'close:called', 'ping:end', 'db:close']);
+      expect(await disconnected).toMatch(/disconnect|close/);
+    } finally {
+      await server.close();
+      await database.dispose();
+    }
+  });
+});
+
+describe('data folder lock (embedded database)', () => {
+  it('refuses a second server on the same data folder and frees the folder on close', async () => {
+    const dataDir = path.join(tempDir, 'shared-data');
+    const config = createTestConfig(tempDir, { dataDir });
+    const first = await startServer(config);
+    try {
+      expect(first.db.kind).toBe('pglite');
+      expect(existsSync(path.join(dataDir, lockFileName))).toBe(true);
+      await expect(startServer(config)).rejects.toThrow(
+        new RegExp(
+          `${dataDir.replaceAll(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is already in use by process ${process.pid}`,
+        ),
+      );
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+  });
+});
+
+describe('process entry (src/main.ts)', () => {
+  const serverRoot = fileURLToPath(new URL('..', import.meta.url));
+  const children: ChildProcess[] = [];
+
+  afterAll(() => {
+    for (const child of children) {
+      child.kill('SIGKILL');
+    }
+  });
+
+  function run(env: Record<string, string>): {
+    child: ChildProcess;
+    output: () => string;
+    exited: Promise<number | null>;
+  } {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@telemedicina/source', '--import', 'tsx', 'src/main.ts'],
+      {
+        cwd: serverRoot,
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    children.push(child);
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    return { child, output: () => output, exited };
+  }
+
+  it('starts, prints its URL, refuses a second process on its data folder, and stops cleanly on SIGTERM', async () => {
+    const dataDir = path.join(tempDir, 'process-data');
+    const env = { DATA_DIR: dataDir, PORT: '0', REALTIME_PORT: '0', HOST: '127.0.0.1' };
+    const first = run(env);
+    await waitFor(() => first.output().includes('Telemedicina listening on'), 60_000);
+    const url = /Telemedicina listening on (http:\/\/\S+)/.exec(first.output())?.[1];
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const health = await fetch(`${url}/api/v1/health`);
+    expect(healthResponseSchema.parse(await health.json()).database.kind).toBe('pglite');
+
+    const second = run(env);
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(
+      `The data folder ${dataDir} is already in use by process ${first.child.pid}`,
+    );
+
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
+  }, 90_000);
+
+  it('exits with a message naming the variable when the configuration is invalid', async () => {
+    const bad = run({ PORT: 'eighty', DATA_DIR: path.join(tempDir, 'unused') });
+    expect(await bad.exited).toBe(1);
+    expect(bad.output()).toMatch(/Invalid configuration:\s+PORT: .*"eighty"/);
+  });
+});

@@ -1,0 +1,96 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp, type App } from '../app.js';
+import type { Config } from '../config/config.js';
+import type { DatabaseClient } from '../db/client.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export interface TestContext {
+  app: App;
+  config: Config;
+  db: DatabaseClient;
+  database: TestDatabase;
+  /** A scratch folder removed on close. */
+  tempDir: string;
+  /** Closes the app, disposes of the database and removes the scratch folder. */
+  close(): Promise<void>;
+}
+
+/** The origin test requests and sockets present as the app's own. */
+export const testAppOrigin = 'http://app.test';
+
+/**
+ * A configuration for tests: silent logs, no web build, no separate
+ * real-time port unless asked, everything under a scratch folder.
+ */
+export function createTestConfig(tempDir: string, overrides: Partial<Config> = {}): Config {
+  return {
+    nodeEnv: 'test',
+    isProduction: false,
+    host: '127.0.0.1',
+    port: 0,
+    realtimePort: null,
+    appOrigins: [testAppOrigin],
+    dataDir: path.join(tempDir, 'data'),
+    databaseUrl: null,
+    logLevel: 'silent',
+    webDistDir: path.join(tempDir, 'no-web-build'),
+    trustProxy: false,
+    ...overrides,
+  };
+}
+
+/**
+ * Builds the app (not listening) on a fresh database — PGlite, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set. Call once per test file
+ * (beforeAll) and close in afterAll. `configure` may add test-only routes
+ * before the app is ready.
+ */
+export async function createTestContext(
+  options: {
+    config?: Partial<Config>;
+    configure?: (app: App) => void | Promise<void>;
+    now?: () => Date;
+  } = {},
+): Promise<TestContext> {
+  const tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-test-'));
+  const database = await createTestDatabase();
+  const config = createTestConfig(tempDir, options.config);
+  const app = await buildApp({ config, db: database.db, ...(options.now ? { now: options.now } : {}) });
+  await options.configure?.(app);
+  await app.ready();
+  let closing: Promise<void> | null = null;
+  return {
+    app,
+    config,
+    db: database.db,
+    database,
+    tempDir,
+    close: () =>
+      (closing ??= (async () => {
+        try {
+          await app.close();
+        } finally {
+          await database.dispose();
+          await rm(tempDir, { recursive: true, force: true });
+        }
+      })()),
+  };
+}
+
+/** Reads `name=value` pairs out of Set-Cookie headers (ignores attributes). */
+export function parseSetCookie(
+  header: string | string[] | undefined,
+): Map<string, { value: string; attributes: string[] }> {
+  const result = new Map<string, { value: string; attributes: string[] }>();
+  for (const line of header === undefined ? [] : Array.isArray(header) ? header : [header]) {
+    const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+    const separator = pair.indexOf('=');
+    result.set(pair.slice(0, separator), {
+      value: pair.slice(separator + 1),
+      attributes: attributes.map((attribute) => attribute.toLowerCase()),
+    });
+  }
+  return result;
+}
