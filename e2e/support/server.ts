@@ -55,6 +55,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       REALTIME_PORT: String(realtimePort),
       DATA_DIR: dataDir,
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      APP_ORIGIN: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       ...options.env,
     },
