@@ -34,7 +34,7 @@ describe('platform foundation', () => {
       const response = await page.goto(`${server.baseUrl}${path}`);
       expect(response?.status()).toBe(200);
       await expect.poll(() => page.title()).toBe('Telemedicina');
-      await page.waitForSelector('#root > *');
+      await page.waitForFunction(() => (document.querySelector('#root')?.textContent ?? '').trim().length > 0);
     }
     await context.close();
   });

@@ -97,11 +97,19 @@ describe('error pages', () => {
   });
 
   it('with no history to go back to, the button leads to the start page', async () => {
-    const page = await openPage({ locale: 'es-ES' });
-    await page.goto(`${server.baseUrl}/error-500`);
+    // A window opened straight on the page has a history of one entry (a new Playwright page
+    // would start with about:blank behind it).
+    const opener = await openPage({ locale: 'es-ES' });
+    await opener.goto(`${server.baseUrl}/no-such-page`);
+    const [page] = await Promise.all([
+      opener.context().waitForEvent('page'),
+      opener.evaluate(() => window.open('/error-500', '_blank')),
+    ]);
+    await page.getByTestId('error-page-action').waitFor();
+    expect(await page.evaluate(() => window.history.length)).toBe(1);
     await page.getByTestId('error-page-action').click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/');
-    await closePage(page);
+    await closePage(opener);
   });
 
   it.each([
