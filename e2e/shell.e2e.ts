@@ -87,12 +87,12 @@ describe('error pages', () => {
     ['/error-500', 'Error de servidor', 'Intentar de nuevo'],
   ])('%s shows "%s" and its button goes back one step', async (path, title, action) => {
     const page = await openPage({ locale: 'es-ES' });
-    await page.goto(`${server.baseUrl}/admin`);
+    await page.goto(`${server.baseUrl}/register`);
     await page.goto(`${server.baseUrl}${path}`);
     await expect.poll(() => page.getByTestId('error-page-title').textContent()).toBe(title);
     await expect.poll(() => page.getByTestId('error-page-action').textContent()).toBe(action);
     await page.getByTestId('error-page-action').click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/admin');
+    await expect.poll(() => new URL(page.url()).pathname).toBe('/register');
     await closePage(page);
   });
 

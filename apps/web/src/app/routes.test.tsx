@@ -3,8 +3,10 @@ import userEvent from '@testing-library/user-event';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uiState } from '../lib/ui-state';
+import { sampleMe, startFakeApi, type FakeApi } from '../test/fake-api';
+import { sendJson } from '../test/http-server';
 import { renderWithProviders } from '../test/render';
 import { routes } from './routes';
 
@@ -15,6 +17,15 @@ function renderAt(entries: string[], language: 'es' | 'en' = 'es') {
 }
 
 describe('routes', () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await startFakeApi();
+    api.routes['GET /api/v1/me'] = (_request, response) => sendJson(response, 200, sampleMe());
+    jsdom.reconfigure({ url: `${api.origin}/` });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
   afterEach(() => {
     vi.unstubAllGlobals();
   });
@@ -56,13 +67,22 @@ describe('routes', () => {
     vi.useRealTimers();
   });
 
-  it('loads the authentication area on demand at the empty path', async () => {
-    renderAt(['/']);
-    expect(await screen.findByTestId('auth-landing', {}, { timeout: 5_000 })).toBeTruthy();
-    expect(screen.getByTestId('auth-enter-admin').getAttribute('href')).toBe('/admin');
+  it('loads the authentication area on demand at the empty path and its other addresses', async () => {
+    const router = renderAt(['/register']);
+    expect(await screen.findByTestId('auth-layout', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByTestId('register-page')).toBeTruthy();
+    for (const [path, testId] of [
+      ['/forgot-password', 'forgot-password-page'],
+      ['/reset-password', 'reset-password-invalid'],
+      ['/verify-email', 'verify-email-invalid'],
+      ['/accept-invitation', 'accept-invitation-invalid'],
+    ] as const) {
+      await act(() => router.navigate(path));
+      expect(await screen.findByTestId(testId)).toBeTruthy();
+    }
   });
 
-  it('loads the admin area on demand, with the showcase and a 404 for unknown sections', async () => {
+  it('loads the admin area on demand for a signed-in user, with the showcase and a 404 for unknown sections', async () => {
     const router = renderAt(['/admin']);
     expect(await screen.findByTestId('admin-dashboard', {}, { timeout: 5_000 })).toBeTruthy();
     expect(screen.getByTestId('global-search')).toBeTruthy();

@@ -1,13 +1,18 @@
 import { Center, Loader } from '@mantine/core';
 import type { RouteObject } from 'react-router';
 import { NotFoundPage, ServerErrorPage } from '../features/errors';
+import { RequireSession } from './RequireSession';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
+
+const auth = () => import('../features/auth');
+const admin = () => import('../features/admin');
+const profile = () => import('../features/profile');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
  * area are separate chunks loaded on demand; the two error pages are part of the first download so
- * they always show.
+ * they always show. The admin area is guarded (`RequireSession`): signed out → `/?returnTo=<path>`.
  */
 export const routes: RouteObject[] = [
   {
@@ -21,28 +26,58 @@ export const routes: RouteObject[] = [
     children: [
       {
         path: '',
-        lazy: async () => ({ Component: (await import('../features/auth')).AuthLanding }),
+        lazy: async () => ({ Component: (await auth()).AuthLayout }),
+        children: [
+          { index: true, lazy: async () => ({ Component: (await auth()).SignInPage }) },
+          { path: 'register', lazy: async () => ({ Component: (await auth()).RegisterPage }) },
+          { path: 'verify-email', lazy: async () => ({ Component: (await auth()).VerifyEmailPage }) },
+          { path: 'forgot-password', lazy: async () => ({ Component: (await auth()).ForgotPasswordPage }) },
+          { path: 'reset-password', lazy: async () => ({ Component: (await auth()).ResetPasswordPage }) },
+          {
+            path: 'accept-invitation',
+            lazy: async () => ({ Component: (await auth()).AcceptInvitationPage }),
+          },
+        ],
       },
       {
         path: 'admin',
-        lazy: async () => ({ Component: (await import('../features/admin')).AdminLayout }),
+        element: <RequireSession />,
         children: [
           {
-            index: true,
-            lazy: async () => ({ Component: (await import('../features/admin')).DashboardPage }),
-          },
-          {
-            path: 'components',
-            lazy: async () => ({
-              Component: (await import('../features/admin/showcase')).ComponentsShowcasePage,
-            }),
-          },
-          {
-            path: ':section',
-            lazy: async () => {
-              const admin = await import('../features/admin');
-              return { Component: admin.ListSectionPage, loader: admin.listSectionLoader };
-            },
+            lazy: async () => ({ Component: (await admin()).AdminLayout }),
+            children: [
+              { index: true, lazy: async () => ({ Component: (await admin()).DashboardPage }) },
+              {
+                path: 'components',
+                lazy: async () => ({
+                  Component: (await import('../features/admin/showcase')).ComponentsShowcasePage,
+                }),
+              },
+              {
+                path: 'profile',
+                lazy: async () => ({ Component: (await profile()).ProfileLayout }),
+                children: [
+                  { index: true, lazy: async () => ({ Component: (await profile()).ProfileDetailsPage }) },
+                  { path: 'photo', lazy: async () => ({ Component: (await profile()).ProfilePhotoPage }) },
+                  {
+                    path: 'security',
+                    lazy: async () => ({ Component: (await profile()).ProfileSecurityPage }),
+                  },
+                ],
+              },
+              {
+                path: 'outbox',
+                lazy: async () => ({ Component: (await import('../features/outbox')).OutboxPage }),
+              },
+              { path: 'settings', lazy: async () => ({ Component: (await admin()).SettingsPage }) },
+              {
+                path: ':section',
+                lazy: async () => {
+                  const module = await admin();
+                  return { Component: module.ListSectionPage, loader: module.listSectionLoader };
+                },
+              },
+            ],
           },
         ],
       },

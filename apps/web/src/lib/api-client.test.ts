@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendJson, startTestServer } from '../test/http-server';
 import { createTestI18n, resetUiState } from '../test/render';
-import { ApiError, createApiClient, joinUrl, toFieldErrors, type ApiClientDependencies } from './api-client';
+import {
+  ApiError,
+  createApiClient,
+  joinUrl,
+  parseRetryAfter,
+  toFieldErrors,
+  type ApiClientDependencies,
+} from './api-client';
 import { uiState, type Alert } from './ui-state';
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
@@ -57,6 +64,18 @@ describe('api client against a real HTTP server', () => {
           return;
         case '/api/v1/invalid-without-fields':
           sendJson(response, 400, { error: { code: 'VALIDATION_FAILED', message: 'Invalid' } });
+          return;
+        case '/api/v1/expired':
+          sendJson(response, 401, { error: { code: 'SESSION_EXPIRED', message: 'Expired' } });
+          return;
+        case '/api/v1/limited':
+          response.setHeader('Retry-After', '30');
+          sendJson(response, 429, { error: { code: 'RATE_LIMITED', message: 'Slow down' } });
+          return;
+        case '/api/v1/locked':
+          sendJson(response, 423, {
+            error: { code: 'ACCOUNT_LOCKED', message: 'Locked', details: { retryAfterSeconds: 599.2 } },
+          });
           return;
         case '/api/v1/crash':
           response.writeHead(502, { 'Content-Type': 'text/html' }).end('<html>Bad gateway</html>');
@@ -131,6 +150,49 @@ describe('api client against a real HTTP server', () => {
     const echoed = await makeClient().post<{ body: string }>('/echo', { name: 'Ana', tags: ['a'] });
     expect(JSON.parse(echoed.body)).toEqual({ name: 'Ana', tags: ['a'] });
     expect(server.requests.at(-1)?.headers['content-type']).toBe('application/json');
+  });
+
+  it('reads how long to wait from Retry-After or details.retryAfterSeconds', async () => {
+    const limited = await makeClient()
+      .get('/limited')
+      .catch((error: unknown) => error);
+    expect(limited).toBeInstanceOf(ApiError);
+    expect((limited as ApiError).retryAfterSeconds).toBe(30);
+    const locked = await makeClient()
+      .get('/locked')
+      .catch((error: unknown) => error);
+    expect((locked as ApiError).retryAfterSeconds).toBe(600);
+    expect(
+      parseRetryAfter('Wed, 21 Oct 2015 07:28:30 GMT', null, Date.parse('Wed, 21 Oct 2015 07:28:00 GMT')),
+    ).toBe(30);
+    expect(parseRetryAfter(null, null)).toBeNull();
+  });
+
+  it('lets the session layer take a 401 SESSION_EXPIRED instead of alerting, and records server contact', async () => {
+    const ended: string[] = [];
+    let contacts = 0;
+    const client = makeClient({
+      onSessionEnd: (error) => {
+        ended.push(error.code);
+        return true;
+      },
+      onServerContact: () => {
+        contacts += 1;
+      },
+    });
+    const error = await client.get('/expired').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).isHandled).toBe(true);
+    expect(ended).toEqual(['SESSION_EXPIRED']);
+    expect(alerts).toEqual([]);
+    expect(contacts).toBe(0);
+    await client.get('/echo');
+    expect(contacts).toBe(1);
+
+    // Not signed in: the session layer declines, and the caller's alert setting applies.
+    const declining = makeClient({ onSessionEnd: () => false });
+    await declining.get('/expired').catch(() => undefined);
+    expect(alerts).toHaveLength(1);
   });
 
   it('answers undefined for 204', async () => {

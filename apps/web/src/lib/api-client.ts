@@ -1,6 +1,7 @@
 import { errorCodes, type ErrorCode } from '@telemedicina/shared';
 import { appConfig } from './config';
 import { translate } from './i18n';
+import { sessionState } from './session-state';
 import { uiState, type Alert } from './ui-state';
 import { xsrfHeaders } from './xsrf';
 
@@ -18,9 +19,26 @@ export class ApiError extends Error {
     readonly details?: unknown,
     /** Field path → message, for 400 VALIDATION_FAILED answers that name fields. */
     readonly fieldErrors: Readonly<Record<string, string>> | null = null,
+    /** Seconds to wait before trying again (`Retry-After`, or `details.retryAfterSeconds`), when given. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
   }
+
+  /**
+   * True once the session layer took care of this error (a 401 that ended the session and sent the
+   * person to sign in): callers show nothing more for it.
+   */
+  isHandled = false;
+}
+
+/** True for the answers that mean "there is no live session" (401 UNAUTHENTICATED / SESSION_EXPIRED). */
+export function isSessionEndError(error: unknown): error is ApiError {
+  return (
+    error instanceof ApiError &&
+    error.status === 401 &&
+    (error.code === 'UNAUTHENTICATED' || error.code === 'SESSION_EXPIRED')
+  );
 }
 
 export type QueryValue = string | number | boolean | null | undefined;
@@ -49,6 +67,13 @@ export interface ApiClientDependencies {
   documentUrl: () => string;
   /** Cookie string the XSRF token is read from. */
   cookies: () => string;
+  /**
+   * Called for every 401 UNAUTHENTICATED / SESSION_EXPIRED answer. Returning true means the session
+   * layer handled it (signed the person out and sent them to sign in): no alert is published.
+   */
+  onSessionEnd?: (error: ApiError) => boolean;
+  /** Called whenever the server answered (any status but 401): the server counts requests as activity. */
+  onServerContact?: () => void;
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;
@@ -88,13 +113,24 @@ export function createApiClient(dependencies: ApiClientDependencies) {
         }
         throw new ApiError(0, 'NETWORK_ERROR', cause instanceof Error ? cause.message : 'Network error');
       }
+      if (response.status !== 401) {
+        dependencies.onServerContact?.();
+      }
       const payload = await readPayload(response);
       if (response.ok) {
         return payload as T;
       }
-      throw toApiError(response.status, payload);
+      throw toApiError(response.status, payload, response.headers.get('retry-after'));
     } catch (error) {
-      if (error instanceof ApiError && options.alertOnError !== false && !error.fieldErrors) {
+      if (isSessionEndError(error) && dependencies.onSessionEnd?.(error)) {
+        error.isHandled = true;
+      }
+      if (
+        error instanceof ApiError &&
+        options.alertOnError !== false &&
+        !error.fieldErrors &&
+        !error.isHandled
+      ) {
         dependencies.publishAlert({
           type: 'error',
           content: escapeHtml(dependencies.translate(apiErrorMessageKey(error))),
@@ -177,7 +213,7 @@ export function toFieldErrors(details: unknown): Record<string, string> | null {
   return Object.keys(result).length > 0 ? result : null;
 }
 
-function toApiError(status: number, payload: unknown): ApiError {
+function toApiError(status: number, payload: unknown, retryAfter: string | null): ApiError {
   const error = isRecord(payload) && isRecord(payload.error) ? payload.error : null;
   if (!error || typeof error.code !== 'string') {
     return new ApiError(
@@ -185,11 +221,38 @@ function toApiError(status: number, payload: unknown): ApiError {
       status >= 500 ? 'INTERNAL_ERROR' : 'UNEXPECTED_RESPONSE',
       `HTTP ${status}`,
       payload,
+      null,
+      parseRetryAfter(retryAfter, null),
     );
   }
   const message = typeof error.message === 'string' ? error.message : `HTTP ${status}`;
   const fieldErrors = error.code === 'VALIDATION_FAILED' ? toFieldErrors(error.details) : null;
-  return new ApiError(status, error.code, message, error.details, fieldErrors);
+  return new ApiError(
+    status,
+    error.code,
+    message,
+    error.details,
+    fieldErrors,
+    parseRetryAfter(retryAfter, error.details),
+  );
+}
+
+/**
+ * Seconds to wait from `details.retryAfterSeconds` or the `Retry-After` header (seconds, or an
+ * HTTP date). Null when neither says.
+ */
+export function parseRetryAfter(header: string | null, details: unknown, now = Date.now()): number | null {
+  if (isRecord(details) && typeof details.retryAfterSeconds === 'number' && details.retryAfterSeconds >= 0) {
+    return Math.ceil(details.retryAfterSeconds);
+  }
+  if (header === null || header.trim() === '') {
+    return null;
+  }
+  if (/^\d+$/.test(header.trim())) {
+    return Number.parseInt(header.trim(), 10);
+  }
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
 async function readPayload(response: Response): Promise<unknown> {
@@ -268,13 +331,26 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Alerts are HTML; a translated sentence is text, so it is escaped before being published. */
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
 function noop() {}
 
-/** The application's client, wired to the shared UI state and the translations. */
+/**
+ * Shows a failed request in the global message dialog, the way the client does by default — for
+ * callers that asked for `alertOnError: false` to handle some codes themselves. Errors the session
+ * layer already handled (the person is on the way to sign in) show nothing.
+ */
+export function publishApiErrorAlert(error: unknown): void {
+  if (error instanceof ApiError && error.isHandled) {
+    return;
+  }
+  const key = error instanceof ApiError ? apiErrorMessageKey(error) : 'errors.unexpected';
+  uiState.getState().publishAlert({ type: 'error', content: escapeHtml(translate(key)) });
+}
+
+/** The application's client, wired to the shared UI state, the translations and the session. */
 export const api = createApiClient({
   baseUrl: appConfig.apiBaseUrl,
   fetch: (input, init) => fetch(input, init),
@@ -285,4 +361,6 @@ export const api = createApiClient({
   translate,
   documentUrl: () => window.location.href,
   cookies: () => document.cookie,
+  onSessionEnd: (error) => sessionState.getState().handleSessionEnd(error.code),
+  onServerContact: () => sessionState.getState().recordServerContact(),
 });

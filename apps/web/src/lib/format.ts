@@ -16,3 +16,31 @@ export function formatBytes(bytes: number, language: string): string {
     maximumFractionDigits: index === 0 ? 0 : 1,
   }).format(value);
 }
+
+/**
+ * How long to wait, in words ("15 minutos", "1 minute", "45 segundos"): whole minutes from two
+ * minutes up, seconds below. Uses the browser's unit names, so singular and plural are right.
+ */
+export function formatWaitDuration(seconds: number, language: string, unit?: 'minute' | 'second'): string {
+  const safe = Math.max(1, Math.ceil(seconds));
+  const chosen = unit ?? (safe >= 120 ? 'minute' : 'second');
+  const value = chosen === 'minute' ? Math.max(1, Math.ceil(safe / 60)) : safe;
+  return new Intl.NumberFormat(language, { style: 'unit', unit: chosen, unitDisplay: 'long' }).format(value);
+}
+
+/**
+ * An instant as date and time in the reader's language and the given IANA zone (the user's saved
+ * zone; the browser's when absent or unknown).
+ */
+export function formatDateTime(iso: string, language: string, timeZone?: string | null): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) {
+    return iso;
+  }
+  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
+  try {
+    return new Intl.DateTimeFormat(language, { ...options, timeZone: timeZone ?? undefined }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(language, options).format(date);
+  }
+}

@@ -7,6 +7,9 @@ import { uiState } from './ui-state';
 /** localStorage key of the language the person chose with the switcher. */
 export const languageStorageKey = 'telemedicina.language';
 
+/** sessionStorage key saying the person picked a language in this browser session. */
+export const languageChosenInSessionKey = 'telemedicina.languageChosen';
+
 /** Address of a language's translation file (specification §7: GET /assets/i18n/{lang}.json). */
 export function translationsUrl(language: string): string {
   return new URL(
@@ -46,7 +49,24 @@ export function chooseLanguage(language: Language): void {
   } catch {
     // Private mode or storage full: the choice still applies to this visit.
   }
+  try {
+    sessionStorage.setItem(languageChosenInSessionKey, '1');
+  } catch {
+    // No session storage: the account's language will apply at sign-in.
+  }
   uiState.getState().setLanguage(language);
+}
+
+/**
+ * True when the person picked a language with the switcher in this browser session; then the
+ * language saved in their account does not override it when they sign in.
+ */
+export function hasChosenLanguageThisSession(): boolean {
+  try {
+    return sessionStorage.getItem(languageChosenInSessionKey) === '1';
+  } catch {
+    return false;
+  }
 }
 
 /** Sets `<html lang>` so assistive technology and the browser read the page in the right language. */

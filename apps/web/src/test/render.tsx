@@ -9,6 +9,7 @@ import en from '../../public/assets/i18n/en.json';
 import es from '../../public/assets/i18n/es.json';
 import { setActiveI18n } from '../lib/i18n';
 import { theme } from '../lib/theme';
+import { sessionState } from '../lib/session-state';
 import { uiState } from '../lib/ui-state';
 
 /** An i18next instance with both translation files loaded synchronously from disk. */
@@ -35,6 +36,7 @@ export function resetUiState(language: Language = 'es'): void {
     permissions: [],
     language,
   });
+  sessionState.setState({ isSignedIn: false, endReason: null, lastServerContactAt: Date.now() });
 }
 
 export function TestProviders({ children, i18n }: { children: ReactNode; i18n: I18n }) {

@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// Screens that load lazy chunks and talk to a real local server can take more than a second on a
+// busy machine; waiting up to five keeps such tests from failing for the machine's sake.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks a few browser APIs Mantine relies on.
 if (!window.matchMedia) {
@@ -39,4 +43,5 @@ afterEach(() => {
     }
   });
   localStorage.clear();
+  sessionStorage.clear();
 });

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { errorCodes } from '@telemedicina/shared';
+import { errorCodes, type PasswordProblem } from '@telemedicina/shared';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import en from '../../public/assets/i18n/en.json';
@@ -62,6 +62,31 @@ describe('translation files', () => {
     for (const code of errorCodes) {
       expect(spanish.has(`errors.codes.${code}`), code).toBe(true);
     }
+  });
+
+  it('translate every validation message of the shared schemas and every password problem', () => {
+    const sharedSource = join(sourceRoot, '../../../packages/shared/src');
+    const messages = new Set<string>();
+    for (const name of readdirSync(sharedSource)) {
+      if (name.endsWith('.ts') && !name.endsWith('.test.ts')) {
+        const text = readFileSync(join(sharedSource, name), 'utf8');
+        for (const match of text.matchAll(/'(validation\.[A-Za-z0-9_.]+)'/g)) {
+          messages.add(match[1]!);
+        }
+      }
+    }
+    expect(messages.size).toBeGreaterThan(10);
+    const problems: PasswordProblem[] = [
+      'tooShort',
+      'tooLong',
+      'tooCommon',
+      'containsPersonalData',
+      'tooSimple',
+    ];
+    const missing = [...messages, ...problems.map((problem) => `passwordPolicy.problems.${problem}`)].filter(
+      (key) => !spanish.has(key),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('hold the specification wording', () => {

@@ -2,8 +2,11 @@ import {
   IconComponents,
   IconHistory,
   IconLayoutDashboard,
+  IconMail,
+  IconSettings,
   IconShieldLock,
   IconStethoscope,
+  IconUserCircle,
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
@@ -23,10 +26,10 @@ export function isListSectionKey(value: string | undefined): value is ListSectio
 }
 
 export interface NavigationItem {
-  key: 'dashboard' | ListSectionKey | 'components';
+  key: 'dashboard' | ListSectionKey | 'outbox' | 'settings' | 'profile' | 'components';
   to: string;
   icon: Icon;
-  /** Shown only to users holding at least one of these; always shown when absent. */
+  /** Shown only to users holding at least one of these; always shown (to anyone signed in) when absent. */
   anyOf?: readonly string[];
 }
 
@@ -42,5 +45,8 @@ export const navigationItems: readonly NavigationItem[] = [
     icon: section.icon,
     anyOf: section.anyOf,
   })),
+  { key: 'outbox', to: '/admin/outbox', icon: IconMail, anyOf: ['outbox.read'] },
+  { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
+  { key: 'profile', to: '/admin/profile', icon: IconUserCircle },
   { key: 'components', to: '/admin/components', icon: IconComponents },
 ];

@@ -1,1 +1,7 @@
-export { AuthLanding } from './components/AuthLanding';
+export { AuthLayout } from './components/AuthLayout';
+export { SignInPage } from './components/SignInPage';
+export { RegisterPage } from './components/RegisterPage';
+export { VerifyEmailPage } from './components/VerifyEmailPage';
+export { ForgotPasswordPage } from './components/ForgotPasswordPage';
+export { ResetPasswordPage } from './components/ResetPasswordPage';
+export { AcceptInvitationPage } from './components/AcceptInvitationPage';

@@ -22,12 +22,13 @@ const navigationKeys = () =>
 describe('AdminLayout', () => {
   it('shows navigation items by permission', () => {
     renderShell();
-    expect(navigationKeys()).toEqual(['admin-nav-dashboard', 'admin-nav-components']);
+    expect(navigationKeys()).toEqual(['admin-nav-dashboard', 'admin-nav-profile', 'admin-nav-components']);
     void act(() => uiState.getState().setPermissions(['users.manage', 'audit.read']));
     expect(navigationKeys()).toEqual([
       'admin-nav-dashboard',
       'admin-nav-users',
       'admin-nav-audit',
+      'admin-nav-profile',
       'admin-nav-components',
     ]);
     void act(() => uiState.getState().setPermissions(['roles.manage', 'specialties.manage']));
@@ -35,6 +36,16 @@ describe('AdminLayout', () => {
       'admin-nav-dashboard',
       'admin-nav-roles',
       'admin-nav-specialties',
+      'admin-nav-profile',
+      'admin-nav-components',
+    ]);
+    void act(() => uiState.getState().setPermissions(['users.read', 'outbox.read', 'settings.manage']));
+    expect(navigationKeys()).toEqual([
+      'admin-nav-dashboard',
+      'admin-nav-users',
+      'admin-nav-outbox',
+      'admin-nav-settings',
+      'admin-nav-profile',
       'admin-nav-components',
     ]);
   });

@@ -7,23 +7,37 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
-import { AppShell, Burger, Group, NavLink, ScrollArea, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import {
+  Alert,
+  AppShell,
+  Burger,
+  Group,
+  NavLink,
+  ScrollArea,
+  Text,
+  TextInput,
+  UnstyledButton,
+} from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconSearch, IconShieldLock } from '@tabler/icons-react';
 import { hasAnyPermission } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../../components/brand/BrandMark';
 import { LanguageSwitcher } from '../../../components/language-switcher/LanguageSwitcher';
+import { mfaEnrollmentPath } from '../../../lib/return-to';
+import { useMe } from '../../../lib/session';
 import { uiState, usePermissions, useSearchText } from '../../../lib/ui-state';
 import { navigationItems } from '../navigation';
 import classes from './AdminLayout.module.css';
+import { IdleSessionWatcher } from './IdleSessionWatcher';
+import { UserMenu } from './UserMenu';
 
 /**
- * The admin area's shell: header with the global search box ("search text") and the language
- * switcher, a side navigation whose items appear by permission, and the routed section. On phones
- * the navigation folds behind a burger. Notifications and the user menu join the header once
- * accounts exist.
+ * The admin area's shell: header with the global search box ("search text"), the language
+ * switcher and the user menu; a side navigation whose items appear by permission; the routed
+ * section; and the idle-logout watcher. A user who must still set up a second factor sees a banner
+ * and only the profile's security screen (the route guard keeps them there).
  */
 export function AdminLayout() {
   const { t } = useTranslation();
@@ -32,9 +46,15 @@ export function AdminLayout() {
   const setSearchText = uiState((state) => state.setSearchText);
   const permissions = usePermissions();
   const location = useLocation();
-  const visibleItems = navigationItems.filter(
-    (item) => !item.anyOf || hasAnyPermission(permissions, item.anyOf),
-  );
+  const me = useMe().data;
+  // Phones have no room for the switcher in the header: it moves to the foot of the navigation.
+  const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
+  const isEnrollmentRequired = me?.session.mfaEnrollmentRequired ?? false;
+  const visibleItems = isEnrollmentRequired
+    ? navigationItems
+        .filter((item) => item.key === 'profile')
+        .map((item) => ({ ...item, to: mfaEnrollmentPath }))
+    : navigationItems.filter((item) => !item.anyOf || hasAnyPermission(permissions, item.anyOf));
 
   return (
     <AppShell
@@ -76,7 +96,8 @@ export function AdminLayout() {
               data-testid="global-search"
             />
           </form>
-          <LanguageSwitcher />
+          {isWide ? <LanguageSwitcher /> : null}
+          {me ? <UserMenu user={me.user} isProfileOnly={isEnrollmentRequired} /> : null}
         </Group>
       </AppShell.Header>
 
@@ -106,6 +127,11 @@ export function AdminLayout() {
           </div>
         </AppShell.Section>
         <AppShell.Section p="md" className={classes.navFooter}>
+          {isWide ? null : (
+            <div className={classes.navLanguage}>
+              <LanguageSwitcher />
+            </div>
+          )}
           <Text size="xs" c="gray.7">
             {t('admin.nav.footer')}
           </Text>
@@ -113,8 +139,22 @@ export function AdminLayout() {
       </AppShell.Navbar>
 
       <AppShell.Main className={classes.main}>
+        {isEnrollmentRequired ? (
+          <Alert
+            color="orange"
+            variant="light"
+            radius={0}
+            icon={<IconShieldLock />}
+            title={t('admin.mfaRequired.title')}
+            className={classes.banner}
+            data-testid="mfa-required-banner"
+          >
+            {t('admin.mfaRequired.text')}
+          </Alert>
+        ) : null}
         <Outlet />
       </AppShell.Main>
+      {me ? <IdleSessionWatcher session={me.session} /> : null}
     </AppShell>
   );
 }

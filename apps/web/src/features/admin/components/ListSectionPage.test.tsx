@@ -102,7 +102,7 @@ describe('ListSectionPage against a real HTTP server', () => {
     renderSection('/admin/audit');
     void act(() => uiState.getState().setPermissions(['audit.read']));
     expect((await screen.findByTestId('section-unavailable')).textContent).toContain(
-      'El servidor todavía no ofrece esta lista.',
+      'Esta sección llegará con el módulo de administración.',
     );
     expect(screen.queryByTestId('pagination')).toBeNull();
   });

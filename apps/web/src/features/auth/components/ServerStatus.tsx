@@ -1,7 +1,7 @@
 import { Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useServerHealth } from '../../../lib/server-status';
-import classes from './AuthLanding.module.css';
+import classes from './AuthLayout.module.css';
 
 /** A one-line, real status of the server this page came from. */
 export function ServerStatus() {

@@ -1,0 +1,116 @@
+import { Alert, Anchor, Badge, Skeleton, Stack, Tabs } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AppModal } from '../../../components/modal/AppModal';
+import { useApiErrorText } from '../../../lib/error-text';
+import { formatDateTime } from '../../../lib/format';
+import { useLanguage } from '../../../lib/ui-state';
+import { useOutboxMessage } from '../api/get-outbox-message';
+import { splitLinks, toEmailDocument } from '../email-document';
+import classes from './Outbox.module.css';
+import { outboxStatusColors } from '../status-colors';
+
+/** One stored email: who, what, when, its HTML (sandboxed) and its text version with live links. */
+export function OutboxMessageDialog({
+  id,
+  timeZone,
+  onClose,
+}: {
+  id: string;
+  timeZone: string | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const errorText = useApiErrorText();
+  const isPhone = useMediaQuery('(max-width: 36em)') ?? false;
+  const message = useOutboxMessage(id);
+  const [tab, setTab] = useState<string | null>('html');
+  const document = useMemo(() => (message.data ? toEmailDocument(message.data.html) : ''), [message.data]);
+  const textParts = useMemo(() => (message.data ? splitLinks(message.data.text) : []), [message.data]);
+
+  return (
+    <AppModal
+      opened={id !== ''}
+      onClose={onClose}
+      size="xl"
+      fullScreen={isPhone}
+      title={message.data?.subject ?? t('outbox.message.title')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      attributes={{ content: { 'data-testid': 'outbox-message' } }}
+    >
+      {message.isPending ? (
+        <Stack gap="xs" aria-busy="true">
+          <Skeleton height={20} />
+          <Skeleton height={20} />
+          <Skeleton height={240} />
+        </Stack>
+      ) : message.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          {errorText(message.error)}
+        </Alert>
+      ) : (
+        <Stack gap="md">
+          <dl className={classes.facts}>
+            <dt>{t('outbox.columns.to')}</dt>
+            <dd data-testid="outbox-message-to">{message.data.to}</dd>
+            <dt>{t('outbox.columns.subject')}</dt>
+            <dd data-testid="outbox-message-subject">{message.data.subject}</dd>
+            <dt>{t('outbox.columns.date')}</dt>
+            <dd>{formatDateTime(message.data.createdAt, language, timeZone)}</dd>
+            <dt>{t('outbox.columns.status')}</dt>
+            <dd>
+              <Badge variant="light" color={outboxStatusColors[message.data.status]}>
+                {t(`outbox.status.${message.data.status}`)}
+              </Badge>
+            </dd>
+            <dt>{t('outbox.columns.template')}</dt>
+            <dd>
+              {message.data.template} · {t(`languages.${message.data.language}.name`)}
+            </dd>
+            {message.data.error ? (
+              <>
+                <dt>{t('outbox.message.error')}</dt>
+                <dd>{message.data.error}</dd>
+              </>
+            ) : null}
+          </dl>
+          <Tabs value={tab} onChange={setTab} keepMounted={false}>
+            <Tabs.List>
+              <Tabs.Tab value="html" data-testid="outbox-message-tab-html">
+                {t('outbox.message.html')}
+              </Tabs.Tab>
+              <Tabs.Tab value="text" data-testid="outbox-message-tab-text">
+                {t('outbox.message.text')}
+              </Tabs.Tab>
+            </Tabs.List>
+            <Tabs.Panel value="html" pt="md">
+              <iframe
+                className={classes.frame}
+                title={t('outbox.message.frameTitle', { subject: message.data.subject })}
+                srcDoc={document}
+                sandbox="allow-popups allow-popups-to-escape-sandbox"
+                referrerPolicy="no-referrer"
+                data-testid="outbox-message-html"
+              />
+            </Tabs.Panel>
+            <Tabs.Panel value="text" pt="md">
+              <pre className={classes.text} data-testid="outbox-message-text">
+                {textParts.map((part, index) =>
+                  part.kind === 'link' ? (
+                    <Anchor key={index} href={part.href} data-testid="outbox-message-link">
+                      {part.href}
+                    </Anchor>
+                  ) : (
+                    <span key={index}>{part.text}</span>
+                  ),
+                )}
+              </pre>
+            </Tabs.Panel>
+          </Tabs>
+        </Stack>
+      )}
+    </AppModal>
+  );
+}

@@ -1,0 +1,104 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';
+import { sendJson } from '../../../test/http-server';
+import { currentPath, renderApp } from '../../../test/render-app';
+
+const slow = { timeout: 10_000 };
+
+const item = (index: number) => ({
+  id: `m${index}`,
+  to: `paciente${index}@correo.example`,
+  subject: `Confirme su correo ${index}`,
+  template: 'verify-email',
+  language: 'es',
+  status: index === 2 ? 'failed' : 'stored',
+  error: index === 2 ? 'SMTP refused' : null,
+  createdAt: '2026-03-02T17:45:00.000Z',
+  sentAt: null,
+});
+
+describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
+  let api: FakeApi;
+
+  beforeAll(async () => {
+    api = await startFakeApi();
+    jsdom.reconfigure({ url: `${api.origin}/` });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  beforeEach(() => {
+    api.reset();
+    api.routes['GET /api/v1/me'] = (_request, response) => sendJson(response, 200, sampleMe());
+    api.routes['GET /api/v1/outbox'] = (request, response) => {
+      const url = new URL(request.url, 'http://x');
+      const page = Number(url.searchParams.get('page'));
+      const q = url.searchParams.get('q');
+      const data = q ? [item(7)] : [item(1 + (page - 1) * 2), item(2 + (page - 1) * 2)];
+      sendJson(response, 200, { data, page, pageSize: 20, total: q ? 1 : 45 });
+    };
+    api.routes['GET /api/v1/outbox/m1'] = (_request, response) =>
+      sendJson(response, 200, {
+        ...item(1),
+        html: '<p>Hola Ana</p><p><a href="https://clinica.example/verify-email?token=tok123">Confirmar</a></p><script>parent.alert(1)</script>',
+        text: 'Hola Ana\n\nConfirme su correo: https://clinica.example/verify-email?token=tok123\n',
+      });
+  });
+
+  it('lists the messages with status, recipient and date in the viewer zone, searches and pages', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/admin/outbox');
+    const rows = await screen.findAllByTestId('outbox-row', {}, slow);
+    expect(rows.map((row) => row.getAttribute('data-id'))).toEqual(['m1', 'm2']);
+    expect(within(rows[0]!).getByTestId('outbox-row-to').textContent).toBe('paciente1@correo.example');
+    expect(within(rows[0]!).getByTestId('outbox-row-status').textContent).toBe('Guardado');
+    expect(within(rows[1]!).getByTestId('outbox-row-status').textContent).toBe('Error');
+    expect(rows[0]!.textContent).toMatch(/18:45/);
+    expect(api.requestsTo('GET /api/v1/outbox')[0]!.url).toBe('/api/v1/outbox?page=1&pageSize=20');
+
+    await user.click(screen.getByTestId('pagination-page-2'));
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox?page=2'));
+    expect(await screen.findByText('Confirme su correo 3')).toBeTruthy();
+
+    await user.type(screen.getByTestId('section-search'), 'paciente7');
+    await waitFor(() =>
+      expect(api.requestsTo('GET /api/v1/outbox').at(-1)!.url).toBe(
+        '/api/v1/outbox?page=1&pageSize=20&q=paciente7',
+      ),
+    );
+    expect(await screen.findByText('Confirme su correo 7')).toBeTruthy();
+  });
+
+  it('opens a message: sanitized HTML in a sandboxed frame and the text version with clickable links', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/admin/outbox');
+    await user.click((await screen.findAllByTestId('outbox-row-open', {}, slow))[0]!);
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox?message=m1'));
+    const dialog = await screen.findByTestId('outbox-message');
+    expect(within(dialog).getByTestId('outbox-message-subject').textContent).toBe('Confirme su correo 1');
+    expect(within(dialog).getByTestId('outbox-message-to').textContent).toBe('paciente1@correo.example');
+
+    const frame = within(dialog).getByTestId<HTMLIFrameElement>('outbox-message-html');
+    expect(frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
+    const document = frame.getAttribute('srcdoc') ?? '';
+    expect(document).toContain('href="https://clinica.example/verify-email?token=tok123"');
+    expect(document).not.toContain('<script');
+
+    await user.click(within(dialog).getByTestId('outbox-message-tab-text'));
+    const link = await within(dialog).findByTestId('outbox-message-link');
+    expect(link.getAttribute('href')).toBe('https://clinica.example/verify-email?token=tok123');
+    expect(link.getAttribute('target')).toBeNull();
+    expect(within(dialog).getByTestId('outbox-message-text').textContent).toContain('Hola Ana');
+  });
+
+  it('is not offered and not asked for without outbox.read', async () => {
+    api.routes['GET /api/v1/me'] = (_request, response) =>
+      sendJson(response, 200, sampleMe({ permissions: [] }));
+    renderApp('/admin/outbox');
+    expect(await screen.findByTestId('section-forbidden', {}, slow)).toBeTruthy();
+    expect(screen.queryByTestId('admin-nav-outbox')).toBeNull();
+    expect(api.requestsTo('GET /api/v1/outbox')).toHaveLength(0);
+  });
+});

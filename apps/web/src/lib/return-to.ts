@@ -1,0 +1,42 @@
+/** Where a signed-in person lands when there is no (acceptable) return path. */
+export const defaultSignedInPath = '/admin';
+
+/** The only screen a user who must enrol a second factor may open. */
+export const mfaEnrollmentPath = '/admin/profile/security';
+
+/**
+ * The return path after signing in, or null when it is not acceptable. Only a same-origin path
+ * inside the admin area is followed, so a crafted link (`/?returnTo=//evil.example`) cannot send
+ * someone elsewhere after they typed their password: absolute URLs, protocol-relative `//host`,
+ * backslashes (browsers read `/\host` as `//host`), control characters and anything that
+ * normalises outside `/admin` are refused.
+ */
+export function sanitizeReturnTo(value: string | null | undefined): string | null {
+  if (typeof value !== 'string' || value.length === 0 || value.length > 2048) {
+    return null;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (!value.startsWith('/') || value.startsWith('//') || /[\\\u0000-\u001f\u007f]/u.test(value)) {
+    return null;
+  }
+  const base = 'https://telemedicina.invalid';
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    return null;
+  }
+  if (url.origin !== base) {
+    return null;
+  }
+  if (url.pathname !== defaultSignedInPath && !url.pathname.startsWith(`${defaultSignedInPath}/`)) {
+    return null;
+  }
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/** The sign-in address that brings the person back to `path` afterwards. */
+export function signInPathFor(path: string): string {
+  const returnTo = sanitizeReturnTo(path);
+  return returnTo ? `/?${new URLSearchParams({ returnTo }).toString()}` : '/';
+}

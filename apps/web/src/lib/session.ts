@@ -1,0 +1,156 @@
+import { isLanguage, type MeResponse } from '@telemedicina/shared';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router';
+import { api, ApiError } from './api-client';
+import { hasChosenLanguageThisSession } from './i18n';
+import { sessionState, type SessionEndReason } from './session-state';
+import { uiState } from './ui-state';
+
+export const meQueryKey = ['me'] as const;
+
+/**
+ * Whether an answer has the shape of `MeResponse` where the client relies on it. A hand check
+ * instead of the shared zod schema keeps zod out of the first download (every page asks for /me).
+ */
+export function isMeResponse(value: unknown): value is MeResponse {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const me = value as Record<string, unknown>;
+  const user = me.user as Record<string, unknown> | null | undefined;
+  const session = me.session as Record<string, unknown> | null | undefined;
+  return (
+    typeof user === 'object' &&
+    user !== null &&
+    typeof user.id === 'string' &&
+    typeof user.name === 'string' &&
+    typeof user.email === 'string' &&
+    Array.isArray(me.roles) &&
+    Array.isArray(me.permissions) &&
+    me.permissions.every((name) => typeof name === 'string') &&
+    typeof session === 'object' &&
+    session !== null &&
+    typeof session.idleTimeoutSeconds === 'number' &&
+    typeof session.mfaEnrollmentRequired === 'boolean'
+  );
+}
+
+/**
+ * `GET /me`: the signed-in user, or null when there is no session. Asked quietly — no spinner and
+ * no alert — because most first visits are signed out and that is not an error.
+ */
+export async function getMe(signal?: AbortSignal): Promise<MeResponse | null> {
+  try {
+    const body = await api.get<unknown>('/me', { signal, showSpinner: false, alertOnError: false });
+    if (!isMeResponse(body)) {
+      throw new ApiError(200, 'UNEXPECTED_RESPONSE', 'Unexpected /me answer', body);
+    }
+    return body;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      return null;
+    }
+    throw error;
+  }
+}
+
+export const meQuery = queryOptions({
+  queryKey: meQueryKey,
+  queryFn: ({ signal }) => getMe(signal),
+  // Asked once per page load; sign-in, profile changes and keep-alive pings update it explicitly.
+  staleTime: Infinity,
+  gcTime: Infinity,
+  retry: (failureCount, error) =>
+    failureCount < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+});
+
+/** The signed-in user (`data` null when signed out, undefined while the first answer is awaited). */
+export function useMe() {
+  return useQuery(meQuery);
+}
+
+/** Puts a fresh `MeResponse` (login, invitation, profile change) in the cache; the page follows it. */
+export function storeMe(queryClient: QueryClient, me: MeResponse): void {
+  queryClient.setQueryData(meQueryKey, me);
+}
+
+/**
+ * Keeps the rest of the page in step with the session, once at the root: the permission list of
+ * the UI state follows the user's; the interface language follows the account's saved language
+ * when someone signs in (unless they picked one with the switcher in this browser session); and
+ * when the session ends — sign-out, idle logout, or a 401 from any request — every cached answer
+ * is dropped so nothing of the previous user stays in memory.
+ */
+export function useSessionSync(): void {
+  const queryClient = useQueryClient();
+  const me = useMe();
+  const languageAppliedFor = useRef<string | null>(null);
+  const user = me.data?.user;
+  const permissions = me.data?.permissions;
+  const isSignedOut = me.data === null;
+
+  useEffect(() => {
+    if (permissions) {
+      sessionState.getState().markSignedIn();
+      uiState.getState().setPermissions(permissions);
+    } else if (isSignedOut) {
+      uiState.getState().setPermissions([]);
+    }
+  }, [permissions, isSignedOut]);
+
+  useEffect(() => {
+    if (!user) {
+      languageAppliedFor.current = null;
+      return;
+    }
+    if (languageAppliedFor.current === user.id) {
+      return;
+    }
+    languageAppliedFor.current = user.id;
+    if (!hasChosenLanguageThisSession() && isLanguage(user.language)) {
+      uiState.getState().setLanguage(user.language);
+    }
+  }, [user]);
+
+  useEffect(
+    () =>
+      sessionState.subscribe((state, previous) => {
+        if (previous.isSignedIn && !state.isSignedIn) {
+          clearSessionData(queryClient);
+        }
+      }),
+    [queryClient],
+  );
+}
+
+/** Drops every cached answer and the permissions, leaving the cache saying "signed out". */
+export function clearSessionData(queryClient: QueryClient): void {
+  queryClient.removeQueries({
+    predicate: (query) => !(query.queryKey.length === 1 && query.queryKey[0] === meQueryKey[0]),
+  });
+  queryClient.setQueryData(meQueryKey, null);
+  uiState.getState().setPermissions([]);
+}
+
+/**
+ * Signs out: asks the server to end the session (it answers 204 even without one), then clears
+ * the page's data and goes to the sign-in page — with the idle notice when the timer did it.
+ */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(
+    async (reason: SessionEndReason = 'signedOut', returnTo?: string) => {
+      try {
+        await api.post('/auth/logout', undefined, { alertOnError: false });
+      } catch {
+        // Offline or already gone: the page forgets the session all the same.
+      }
+      sessionState.getState().endSession(reason);
+      clearSessionData(queryClient);
+      await navigate(returnTo ?? '/', { replace: true });
+    },
+    [navigate, queryClient],
+  );
+}
