@@ -21,7 +21,10 @@ describe('platform foundation', () => {
   it('answers health with a real database round trip', async () => {
     const response = await fetch(`${server.baseUrl}/api/v1/health`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { status: string; database: { kind: string; roundTripMs: number } };
+    const body = (await response.json()) as {
+      status: string;
+      database: { kind: string; roundTripMs: number };
+    };
     expect(body.status).toBe('ok');
     expect(body.database.kind).toBe('pglite');
     expect(typeof body.database.roundTripMs).toBe('number');
@@ -34,7 +37,9 @@ describe('platform foundation', () => {
       const response = await page.goto(`${server.baseUrl}${path}`);
       expect(response?.status()).toBe(200);
       await expect.poll(() => page.title()).toBe('Telemedicina');
-      await page.waitForFunction(() => (document.querySelector('#root')?.textContent ?? '').trim().length > 0);
+      await page.waitForFunction(
+        () => (document.querySelector('#root')?.textContent ?? '').trim().length > 0,
+      );
     }
     await context.close();
   });
@@ -61,7 +66,13 @@ describe('platform foundation', () => {
   it('refuses a second server on the same data folder with a clear message', async () => {
     const port = await freePort();
     const second = spawn(process.execPath, [join(repoRoot, 'apps/server/dist/main.js')], {
-      env: { ...process.env, PORT: String(port), REALTIME_PORT: '0', DATA_DIR: server.dataDir, LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        REALTIME_PORT: '0',
+        DATA_DIR: server.dataDir,
+        LOG_LEVEL: 'warn',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -11,6 +11,8 @@ export default function setup(): void {
     }
   }
   if (!existsSync(chromiumPath)) {
-    throw new Error(`Chromium is missing at ${chromiumPath}: run \`node scripts/ensure-chromium.mjs\` as root.`);
+    throw new Error(
+      `Chromium is missing at ${chromiumPath}: run \`node scripts/ensure-chromium.mjs\` as root.`,
+    );
   }
 }

@@ -135,7 +135,10 @@ describe('message dialog', () => {
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     const opened = await page.evaluate(() =>
-      window.__telemedicinaTest!.publishAlert({ type: 'error', content: '<p>No se pudo <strong>guardar</strong>.</p>' }),
+      window.__telemedicinaTest!.publishAlert({
+        type: 'error',
+        content: '<p>No se pudo <strong>guardar</strong>.</p>',
+      }),
     );
     expect(opened).toBe(true);
     const dialog = page.getByTestId('message-dialog');
@@ -177,7 +180,10 @@ describe('message dialog', () => {
     expect(await page.getByTestId('message-dialog').count()).toBe(0);
 
     await page.evaluate(() =>
-      window.__telemedicinaTest!.publishAlert({ type: 'success', content: 'The appointment was <em>saved</em>.' }),
+      window.__telemedicinaTest!.publishAlert({
+        type: 'success',
+        content: 'The appointment was <em>saved</em>.',
+      }),
     );
     await page.getByTestId('message-dialog').waitFor();
     expect(await page.getByTestId('message-dialog-icon-success').count()).toBe(1);
@@ -199,12 +205,18 @@ describe('message dialog', () => {
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     for (const payload of xssPayloads) {
-      await page.evaluate((content) => window.__telemedicinaTest!.publishAlert({ type: 'error', content }), payload);
+      await page.evaluate(
+        (content) => window.__telemedicinaTest!.publishAlert({ type: 'error', content }),
+        payload,
+      );
       await page.getByTestId('message-dialog').waitFor();
       // Give event handlers, autofocus and loads a chance to fire, and click anything clickable.
       const link = page.locator('[data-testid="message-dialog-content"] #xss-link');
       if ((await link.count()) > 0) {
-        await link.first().click({ force: true, timeout: 2000 }).catch(() => undefined);
+        await link
+          .first()
+          .click({ force: true, timeout: 2000 })
+          .catch(() => undefined);
       }
       await page.waitForTimeout(60);
       await page.getByTestId('message-dialog-ok').click();
@@ -264,14 +276,18 @@ describe('spinner overlay and API client', () => {
     });
     // Through the app's client: the header is added, so the XSRF check passes (the route itself does not exist).
     const viaClient = await page.evaluate(() =>
-      window.__telemedicinaTest!.apiRequest('/health', { method: 'POST', body: {}, showSpinner: false } as never),
+      window.__telemedicinaTest!.apiRequest('/health', { method: 'POST', body: {}, showSpinner: false }),
     );
     expect(headers[0]?.['x-xsrf-token']).toBe(xsrf?.value);
     expect(viaClient.status).not.toBe(403);
 
     // A bare fetch from the same page, with the cookie but without the header, is refused.
     const bare = await page.evaluate(async () => {
-      const response = await fetch('/api/v1/health', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+      const response = await fetch('/api/v1/health', {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       return { status: response.status, body: (await response.json()) as { error: { code: string } } };
     });
     expect(bare.status).toBe(403);

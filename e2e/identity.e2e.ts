@@ -1,0 +1,210 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
+import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { startServer, type RunningServer } from './support/server.js';
+import { totp } from './support/totp.js';
+
+let server: RunningServer;
+let browser: BrowserHandle;
+let admin: ApiSession;
+const password = 'Telemedicina2026!';
+
+beforeAll(async () => {
+  // Short idle timeouts so the idle-logout journey takes a minute, not half an hour.
+  server = await startServer({ env: { SESSION_IDLE_MINUTES_PATIENT: '1' } });
+  browser = await launchBrowser();
+  admin = new ApiSession(server.baseUrl);
+  await admin.signIn('admin@example.com');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openPage(locale = 'es-ES', viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
+  const context = await newContext(browser.browser, { locale, viewport });
+  await context.addInitScript(() => window.localStorage.setItem('telemedicina.testHooks', '1'));
+  return context.newPage();
+}
+
+async function signIn(page: Page, email: string, secret = password): Promise<void> {
+  await page.getByTestId('signin-email').fill(email);
+  await page.getByTestId('signin-password').fill(secret);
+  await page.getByTestId('signin-submit').click();
+}
+
+const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+describe('identity journeys in the browser', () => {
+  it('register → verification email → verify → sign in → admin area in the chosen language', async () => {
+    const page = await openPage('en-US');
+    const email = `lucia.${Date.now()}@example.org`;
+    const started = Date.now();
+    await page.goto(`${server.baseUrl}/register`);
+    await page.getByTestId('register-name').fill('Lucía Romero');
+    await page.getByTestId('register-email').fill(email);
+    await page.getByTestId('register-password').fill('Un paseo por el río 2026');
+    await expect.poll(() => page.getByTestId('password-strength').getAttribute('data-accepted')).toBe('true');
+    await page.getByTestId('register-phone').fill('+34 600 123 456');
+    await page.getByTestId('register-date-of-birth').fill('1990-05-17');
+    await page.getByTestId('register-language').selectOption('es');
+    await page.getByTestId('register-accept-terms').check();
+    await page.getByTestId('register-accept-consent').check();
+    await screenshot(page, 'identity-register-en-desktop');
+    await page.getByTestId('register-submit').click();
+    await page.getByTestId('register-check-email').waitFor();
+
+    const email1 = await readLatestEmail(admin, email, undefined, started - 1000);
+    expect(email1.subject.length).toBeGreaterThan(0);
+    // The account's language is Spanish: the email is in Spanish.
+    expect(email1.text.toLowerCase()).toMatch(/correo|verifi|confirm/);
+    const link = linkIn(email1.text, '/verify-email');
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
+    await page.getByTestId('verify-email-success').waitFor();
+    await page.getByTestId('verify-email-signin').click();
+    await signIn(page, email, 'Un paseo por el río 2026');
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    // Signed in, the account's language (es) applies.
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('es');
+    await page.getByTestId('user-menu-button').waitFor();
+    await screenshot(page, 'identity-admin-patient-es-desktop');
+    await page.context().close();
+  });
+
+  it('reset password through the emailed link; the old password stops working', async () => {
+    const page = await openPage('es-ES');
+    const started = Date.now();
+    await page.goto(`${server.baseUrl}/forgot-password`);
+    await page.getByTestId('forgot-password-email').fill('paciente2@example.com');
+    await page.getByTestId('forgot-password-submit').click();
+    await page.getByTestId('forgot-password-sent').waitFor();
+    const message = await readLatestEmail(admin, 'paciente2@example.com', undefined, started - 1000);
+    const link = linkIn(message.text, '/reset-password');
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
+    await page.getByTestId('reset-password-password').fill('Nueva clave segura 2027');
+    await screenshot(page, 'identity-reset-es-desktop');
+    await page.getByTestId('reset-password-submit').click();
+    await page.getByTestId('reset-password-done').waitFor();
+
+    const probe = new ApiSession(server.baseUrl);
+    expect(
+      (await probe.request('POST', '/auth/login', { email: 'paciente2@example.com', password })).status,
+    ).toBe(401);
+    await page.getByTestId('reset-password-signin').click();
+    await signIn(page, 'paciente2@example.com', 'Nueva clave segura 2027');
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    // The link is single-use.
+    await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
+    await page.getByTestId('reset-password-password').fill('Otra clave distinta 2028');
+    await page.getByTestId('reset-password-submit').click();
+    await page.getByTestId('reset-password-invalid').waitFor();
+    await page.context().close();
+  });
+
+  it('enrols TOTP from the profile and signs in with a code', async () => {
+    const page = await openPage('es-ES');
+    await page.goto(`${server.baseUrl}/`);
+    await signIn(page, 'medico2@example.com');
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    await page.goto(`${server.baseUrl}/admin/profile/security`);
+    await page.getByTestId('mfa-setup-start').click();
+    await page.getByTestId('mfa-setup-qr').waitFor();
+    const secret = await page.getByTestId('mfa-setup-secret').getAttribute('data-secret');
+    expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
+    await screenshot(page, 'identity-mfa-setup-es-desktop');
+    await page.getByTestId('mfa-setup-code').fill(totp(secret!));
+    await page.getByTestId('mfa-setup-confirm').click();
+    await page.getByTestId('mfa-recovery-codes').waitFor();
+    expect(await page.getByTestId('mfa-recovery-code').count()).toBe(10);
+    await page.getByTestId('mfa-recovery-saved').check();
+    await page.getByTestId('mfa-recovery-done').click();
+
+    await page.getByTestId('user-menu-button').click();
+    await page.getByTestId('user-menu-sign-out').click();
+    await expect.poll(() => pathOf(page)).toBe('/');
+    await signIn(page, 'medico2@example.com');
+    await page.getByTestId('signin-mfa-step').waitFor();
+    await page.getByTestId('signin-mfa-code').fill('000000' === totp(secret!) ? '111111' : '000000');
+    await page.getByTestId('signin-mfa-submit').click();
+    await expect.poll(() => page.getByTestId('signin-error').getAttribute('data-code')).toBe('MFA_INVALID');
+    await page.getByTestId('signin-mfa-code').fill(totp(secret!));
+    await page.getByTestId('signin-mfa-submit').click();
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    await page.context().close();
+  });
+
+  it('locks the account after repeated failures and says for how long', async () => {
+    const page = await openPage('es-ES');
+    await page.goto(`${server.baseUrl}/`);
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await signIn(page, 'recepcion@example.com', `wrong-password-${attempt}`);
+      await expect
+        .poll(() => page.getByTestId('signin-error').getAttribute('data-code'))
+        .toMatch(/INVALID_CREDENTIALS|ACCOUNT_LOCKED/);
+    }
+    await signIn(page, 'recepcion@example.com');
+    await expect
+      .poll(() => page.getByTestId('signin-error').getAttribute('data-code'))
+      .toBe('ACCOUNT_LOCKED');
+    expect(await page.getByTestId('signin-error').textContent()).toMatch(/\d+\s*minut/);
+    await screenshot(page, 'identity-locked-es-desktop');
+    await page.context().close();
+  });
+
+  it('warns before the idle logout and signs the user out', async () => {
+    const page = await openPage('es-ES');
+    await page.goto(`${server.baseUrl}/`);
+    await signIn(page, 'paciente1@example.com');
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    // Idle timeout is 1 minute here: the warning comes at half of it.
+    await page.getByTestId('idle-warning').waitFor({ timeout: 45_000 });
+    const seconds = Number(await page.getByTestId('idle-warning-countdown').getAttribute('data-seconds'));
+    expect(seconds).toBeGreaterThan(0);
+    expect(seconds).toBeLessThanOrEqual(30);
+    await screenshot(page, 'identity-idle-warning-es-desktop');
+    await expect.poll(() => pathOf(page), { timeout: 45_000 }).toBe('/');
+    await expect.poll(() => page.getByTestId('signin-notice').getAttribute('data-reason')).toBe('idle');
+    // The server agrees: the session is gone.
+    const me = await page.evaluate(async () => (await fetch('/api/v1/me')).status);
+    expect(me).toBe(401);
+    await page.context().close();
+  });
+});
+
+describe('identity screens, both languages, desktop and phone', () => {
+  it.each([
+    ['es-ES', 'es'],
+    ['en-US', 'en'],
+  ])('screenshots (%s)', async (locale, lang) => {
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const page = await openPage(locale, viewport);
+      for (const [path, name, ready] of [
+        ['/', 'signin', 'signin-email'],
+        ['/register', 'register', 'register-email'],
+        ['/forgot-password', 'forgot', 'forgot-password-email'],
+      ] as const) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.getByTestId(ready).waitFor();
+        await screenshot(page, `identity-${name}-${lang}-${viewport}`);
+      }
+      await signIn(page, 'admin@example.com');
+      await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+      // The admin's saved language is Spanish; choose the screenshot language as a person would.
+      await page.evaluate((language) => window.__telemedicinaTest!.setLanguage(language), lang);
+      await expect.poll(() => page.getAttribute('html', 'lang')).toBe(lang);
+      for (const [path, name] of [
+        ['/admin', 'admin-home'],
+        ['/admin/profile', 'profile'],
+        ['/admin/profile/security', 'profile-security'],
+        ['/admin/outbox', 'outbox'],
+      ] as const) {
+        await page.goto(`${server.baseUrl}${path}`);
+        await page.waitForLoadState('networkidle');
+        await screenshot(page, `identity-${name}-${lang}-${viewport}`);
+      }
+      await page.context().close();
+    }
+  });
+});
