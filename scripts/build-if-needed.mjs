@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { newestMtime, npm, root } from './lib.mjs';
 
 const targets = [
-  { workspace: '@telemedicina/shared', sources: ['packages/shared/src'], output: 'packages/shared/dist/index.js' },
+  {
+    workspace: '@telemedicina/shared',
+    sources: ['packages/shared/src'],
+    output: 'packages/shared/dist/index.js',
+  },
   {
     workspace: '@telemedicina/server',
     sources: ['apps/server/src', 'apps/server/drizzle', 'packages/shared/src'],

@@ -6,11 +6,21 @@ import { checkNodeVersion, nodeBin, root } from './lib.mjs';
 
 checkNodeVersion();
 const children = [
-  spawn(nodeBin, ['--conditions=@telemedicina/source', '--import', 'tsx', '--watch', join(root, 'apps/server/src/main.ts')], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { NODE_ENV: 'development', PUBLIC_ORIGIN: 'http://localhost:5173', ...process.env },
-  }),
+  spawn(
+    nodeBin,
+    [
+      '--conditions=@telemedicina/source',
+      '--import',
+      'tsx',
+      '--watch',
+      join(root, 'apps/server/src/main.ts'),
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { NODE_ENV: 'development', PUBLIC_ORIGIN: 'http://localhost:5173', ...process.env },
+    },
+  ),
   spawn('vite', [], { cwd: join(root, 'apps/web'), stdio: 'inherit' }),
 ];
 const stop = (signal) => children.forEach((child) => child.kill(signal));

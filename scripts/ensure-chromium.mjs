@@ -24,7 +24,16 @@ export function ensureChromium() {
   execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
   execFileSync(
     'apt-get',
-    ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation', 'fonts-dejavu-core', 'fonts-noto-color-emoji'],
+    [
+      'install',
+      '-y',
+      '-qq',
+      '--no-install-recommends',
+      'chromium',
+      'fonts-liberation',
+      'fonts-dejavu-core',
+      'fonts-noto-color-emoji',
+    ],
     { stdio: 'inherit', env },
   );
   if (!existsSync(chromiumPath)) {

@@ -45,9 +45,14 @@ async function vitest(label, args, env = {}) {
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   // A suite that fails to load shows up as a failed file with no failed test: count it.
-  const brokenFiles = report.testResults.filter((file) => file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed'));
+  const brokenFiles = report.testResults.filter(
+    (file) => file.status === 'failed' && file.assertionResults.every((test) => test.status !== 'failed'),
+  );
   failed += brokenFiles.length;
-  rows.push({ name: `${label}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles.length} failed`, ok: code === 0 && ran > 0 });
+  rows.push({
+    name: `${label}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles.length} failed`,
+    ok: code === 0 && ran > 0,
+  });
   if (ran === 0) {
     record(`${label}: no test ran`, false);
   } else if (code !== 0 && report.numFailedTests + brokenFiles.length === 0) {
@@ -70,7 +75,9 @@ if (wants('unit')) {
   await vitest('unit-pglite', ['--project', 'shared', '--project', 'server', '--project', 'web']);
 }
 if (wants('unit') && process.env.TEST_DATABASE_URL) {
-  await vitest('server-postgres', ['--project', 'server'], { TEST_DATABASE_URL: process.env.TEST_DATABASE_URL });
+  await vitest('server-postgres', ['--project', 'server'], {
+    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+  });
 }
 if (wants('e2e')) {
   let chromiumReady = false;
