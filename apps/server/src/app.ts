@@ -9,23 +9,41 @@ import Fastify, {
   type RawServerDefault,
 } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import type { Config } from './config/config.js';
 import type { DatabaseClient } from './db/client.js';
+import { authentication } from './http/authentication.js';
+import { isSecureRequest, readCookie, sessionCookieName } from './http/cookies.js';
 import { handleError } from './http/error-handler.js';
 import { openApi } from './http/openapi.js';
 import { generateRequestId } from './http/request-id.js';
 import { securityHeaders } from './http/security-headers.js';
 import { staticWeb } from './http/static-web.js';
 import { xsrfProtection } from './http/xsrf.js';
+import { AppError } from './lib/app-error.js';
+import { createPasswordHasher } from './lib/passwords.js';
+import { createSecretBox, resolveSecretKeyMaterial } from './lib/secret-box.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
+import type { AppServices } from './modules/context.js';
+import { createMailer } from './modules/email/mailer.js';
+import { createFileStorage } from './modules/files/file-storage.js';
 import { healthRoutes } from './modules/health/health.routes.js';
+import { meRoutes } from './modules/me/me.routes.js';
+import { outboxRoutes } from './modules/outbox/outbox.routes.js';
+import { filterLiveSessionIds } from './modules/sessions/sessions.repository.js';
+import { resolveSessionToken } from './modules/sessions/sessions.service.js';
+import { usersRoutes } from './modules/users/users.routes.js';
 import { serverVersion } from './paths.js';
+import type { HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The Socket.IO server, attached to this app's HTTP server and optionally its own port. */
     realtime: RealtimeServer;
+    /** The collaborators services receive (database, mailer, hasher…), for tests and tools. */
+    services: AppServices;
   }
 }
 
@@ -34,6 +52,11 @@ export interface AppDependencies {
   /** An open, migrated database; the caller owns it and closes it after the app. */
   db: DatabaseClient;
   now?: () => Date;
+  /**
+   * More route plugins under /api/v1, registered after the built-in modules
+   * and held to the same rules (every route declares its access).
+   */
+  extraApiRoutes?: readonly ((api: App) => void | Promise<void>)[];
 }
 
 /** The app as tests and main see it: plain HTTP/1 server, zod type provider. */
@@ -51,7 +74,12 @@ export type App = FastifyInstance<
  * in-flight requests finish) also closes the real-time server; the database
  * stays open for the caller to close afterwards.
  */
-export async function buildApp({ config, db, now = () => new Date() }: AppDependencies): Promise<App> {
+export async function buildApp({
+  config,
+  db,
+  now = () => new Date(),
+  extraApiRoutes = [],
+}: AppDependencies): Promise<App> {
   const startedAt = now();
   const app = Fastify({
     logger: {
@@ -82,6 +110,19 @@ export async function buildApp({ config, db, now = () => new Date() }: AppDepend
     const address = app.server.address();
     return address !== null && typeof address === 'object' ? address.port : null;
   };
+  let realtimeServer: RealtimeServer | null = null;
+  const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, now, logger: app.log });
+  const services: AppServices = {
+    db,
+    config,
+    now,
+    mailer,
+    passwords: createPasswordHasher(config.passwordHashing),
+    secrets: createSecretBox(await resolveSecretKeyMaterial(config.mfaEncryptionKey, config.dataDir)),
+    sockets: { disconnectSessions: (ids) => realtimeServer?.disconnectSessions(ids) },
+  };
+  app.decorate('services', services);
+
   const realtime = createRealtimeServer({
     mainServer: app.server,
     hasSeparatePort: config.realtimePort !== null,
@@ -89,7 +130,12 @@ export async function buildApp({ config, db, now = () => new Date() }: AppDepend
     getMainPort: mainPort,
     logger: app.log,
     now,
+    sessions: {
+      resolve: (cookieHeader) => identifySocket(services, cookieHeader),
+      filterLive: (ids) => filterLiveSessionIds(db.db, ids, now()),
+    },
   });
+  realtimeServer = realtime;
   app.decorate('realtime', realtime);
 
   // Graceful close. Node's server.close() only drops connections idle at that
@@ -104,42 +150,107 @@ export async function buildApp({ config, db, now = () => new Date() }: AppDepend
     drainTimer = setInterval(() => app.server.closeIdleConnections(), 50);
     await realtime.close();
   });
-  app.addHook('onClose', (_instance, done) => {
+  // Rate limits shared by several instances when REDIS_URL is set; in memory otherwise.
+  const redis =
+    config.redisUrl === null
+      ? null
+      : new Redis(config.redisUrl, {
+          connectTimeout: 2_000,
+          maxRetriesPerRequest: 1,
+          enableOfflineQueue: false,
+        });
+  redis?.on('error', (error: Error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
+
+  app.addHook('onClose', async () => {
     if (drainTimer !== null) {
       clearInterval(drainTimer);
     }
-    done();
+    await mailer.close();
+    await redis?.quit().catch(() => undefined);
   });
 
-  const realtimePortForClients = (): number | null => {
-    if (config.realtimePort === null) {
-      return null;
-    }
-    return realtime.separatePort() ?? (config.realtimePort === 0 ? null : config.realtimePort);
-  };
+  try {
+    const realtimePortForClients = (): number | null => {
+      if (config.realtimePort === null) {
+        return null;
+      }
+      return realtime.separatePort() ?? (config.realtimePort === 0 ? null : config.realtimePort);
+    };
 
-  await app.register(securityHeaders, {
-    isProduction: config.isProduction,
-    getRealtimePort: realtimePortForClients,
-  });
-  await app.register(xsrfProtection, { isSecure: config.isProduction });
-  // Off by default; routes opt in with `config: { rateLimit: { max, timeWindow } }` (sign-in, uploads…).
-  await app.register(rateLimit, { global: false });
-  await app.register(openApi, { version: serverVersion });
+    await app.register(securityHeaders, {
+      isProduction: config.isProduction,
+      getRealtimePort: realtimePortForClients,
+    });
+    await app.register(xsrfProtection, {
+      isSecure: (request) => isSecureRequest(request, config.publicOrigin),
+    });
+    // Before any route: it refuses /api routes that do not declare their access.
+    await app.register(authentication, { services });
+    // Off by default; routes opt in with `config: { rateLimit: { max, timeWindow } }` (sign-in, uploads…).
+    await app.register(rateLimit, {
+      global: false,
+      // With Redis down, requests go through rather than fail: the database lockout still guards sign-in.
+      ...(redis === null ? {} : { redis, nameSpace: 'telemedicina:rate-limit:', skipOnError: true }),
+      errorResponseBuilder: (_request, context) =>
+        new AppError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', {
+          retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
+        }),
+    });
+    await app.register(openApi, { version: serverVersion });
 
-  await app.register(
-    async (api) => {
-      await api.register(healthRoutes, { db, version: serverVersion, startedAt, now });
-      await api.register(clientConfigRoutes, {
-        version: serverVersion,
-        getRealtimePort: realtimePortForClients,
-      });
-    },
-    { prefix: apiBasePath },
-  );
+    const storage = createFileStorage(config.uploadsDir);
+    await app.register(
+      async (api) => {
+        await api.register(healthRoutes, { db, version: serverVersion, startedAt, now });
+        await api.register(clientConfigRoutes, {
+          version: serverVersion,
+          getRealtimePort: realtimePortForClients,
+        });
+        await api.register(authRoutes, { services });
+        await api.register(meRoutes, { services, storage });
+        await api.register(usersRoutes, { services });
+        await api.register(outboxRoutes, { services });
+        for (const routes of extraApiRoutes) {
+          await api.register(async (scope) => {
+            await routes(scope);
+          });
+        }
+      },
+      { prefix: apiBasePath },
+    );
 
-  await app.register(staticWeb, { webDistDir: config.webDistDir });
+    await app.register(staticWeb, { webDistDir: config.webDistDir });
+  } catch (error) {
+    // A route that fails to register (say, one without an access declaration) must not leave
+    // the real-time sweep, SMTP or Redis connections holding the process open.
+    await realtime.close().catch(() => undefined);
+    await mailer.close().catch(() => undefined);
+    await redis?.quit().catch(() => undefined);
+    throw error;
+  }
   return app;
+}
+
+/** The handshake's view of a session cookie: who, or why not. Sockets do not count as activity. */
+async function identifySocket(
+  services: AppServices,
+  cookieHeader: string | undefined,
+): Promise<HandshakeIdentity> {
+  const token = readCookie(cookieHeader, sessionCookieName);
+  if (token === null || token === '') {
+    return { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in before connecting.' };
+  }
+  const resolution = await resolveSessionToken(services, token, { touch: false });
+  if (resolution.kind === 'unknown') {
+    return { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in before connecting.' };
+  }
+  if (resolution.kind === 'expired') {
+    return { ok: false, code: 'SESSION_EXPIRED', message: 'Your session has ended. Sign in again.' };
+  }
+  if (resolution.actor.mfaEnrollmentRequired) {
+    return { ok: false, code: 'MFA_ENROLLMENT_REQUIRED', message: 'Set up the second factor first.' };
+  }
+  return { ok: true, userId: resolution.actor.userId, sessionId: resolution.actor.sessionId };
 }
 
 /** Fastify takes a hop count at run time but its types only know a function for it. */

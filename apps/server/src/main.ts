@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type Config } from './config/config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { demoAccounts, demoPassword } from './db/seed.js';
 import { startServer, type RunningServer } from './server.js';
 
 /** How long a graceful stop may take before the process gives up and exits anyway. */
@@ -30,6 +31,16 @@ async function main(): Promise<void> {
   }
   if (config.databaseUrl === null) {
     console.log(`Embedded database in ${config.dataDir}`);
+  }
+  if (server.hasDemoData) {
+    console.log(`Demo accounts (password ${demoPassword}, as created on the first start):`);
+    for (const account of demoAccounts) {
+      console.log(`  ${account.email.padEnd(24)} ${account.role}`);
+    }
+  } else if (!server.hasUsers) {
+    console.log(
+      'No demo data. Create the first administrator with `npm run create-admin -- --email … --name …`.',
+    );
   }
 
   let isStopping = false;

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockFileName } from './db/data-dir-lock.js';
 import type { DatabaseClient } from './db/client.js';
 import { startServer } from './server.js';
+import { createUser, signIn } from './test/factories.js';
 import { createTestConfig, testAppOrigin } from './test/test-context.js';
 import { createTestDatabase } from './test/test-database.js';
 
@@ -58,10 +59,11 @@ describe('graceful shutdown', () => {
     };
     const server = await startServer(createTestConfig(tempDir, { realtimePort: 0 }), { db: slowDb });
     try {
+      const session = await signIn(server.app, await createUser(server.app, { roles: ['patient'] }));
       const socket: Socket<ServerToClientEvents, ClientToServerEvents> = connect(server.url, {
         transports: ['websocket'],
         reconnection: false,
-        extraHeaders: { origin: testAppOrigin },
+        extraHeaders: { origin: testAppOrigin, cookie: `tm_session=${session.token}` },
       });
       await new Promise<void>((resolve, reject) => {
         socket.once('connect', resolve);
@@ -142,15 +144,33 @@ describe('process entry (src/main.ts)', () => {
     return { child, output: () => output, exited };
   }
 
-  it('starts, prints its URL, refuses a second process on its data folder, and stops cleanly on SIGTERM', async () => {
+  it('starts, prints its URL and the demo accounts, refuses a second process on its data folder, and stops cleanly on SIGTERM', async () => {
     const dataDir = path.join(tempDir, 'process-data');
     const env = { DATA_DIR: dataDir, PORT: '0', REALTIME_PORT: '0', HOST: '127.0.0.1' };
     const first = run(env);
-    await waitFor(() => first.output().includes('Telemedicina listening on'), 60_000);
+    await waitFor(() => first.output().includes('paciente2@example.com'), 60_000);
     const url = /Telemedicina listening on (http:\/\/\S+)/.exec(first.output())?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(first.output()).toContain('Demo accounts (password Telemedicina2026!');
+    for (const email of [
+      'admin@example.com',
+      'medico1@example.com',
+      'medico2@example.com',
+      'recepcion@example.com',
+      'paciente1@example.com',
+    ]) {
+      expect(first.output()).toContain(email);
+    }
     const health = await fetch(`${url}/api/v1/health`);
     expect(healthResponseSchema.parse(await health.json()).database.kind).toBe('pglite');
+    const xsrf = 'process-test-xsrf-token-0123456789abcdefghi';
+    const login = await fetch(`${url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf },
+      body: JSON.stringify({ email: 'admin@example.com', password: 'Telemedicina2026!' }),
+    });
+    expect(login.status).toBe(200);
+    expect(((await login.json()) as { permissions: string[] }).permissions).toContain('users.manage');
 
     const second = run(env);
     expect(await second.exited).toBe(1);

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp, type App } from './app.js';
 import type { Config } from './config/config.js';
 import { openDatabase, type DatabaseClient } from './db/client.js';
+import { prepareDatabase } from './db/seed.js';
 
 export interface RunningServer {
   app: App;
@@ -10,14 +11,19 @@ export interface RunningServer {
   url: string;
   /** Bound port of the separate real-time server, or null. */
   realtimePort: number | null;
+  /** The database holds the demo clinic (its accounts are printed at start). */
+  hasDemoData: boolean;
+  /** At least one account exists (otherwise the banner says how to create the first admin). */
+  hasUsers: boolean;
   /** Graceful stop: stop accepting, let in-flight requests finish, close sockets, then the database. */
   close(): Promise<void>;
 }
 
 /**
  * Opens the database named by the configuration (locking the data folder
- * for PGlite), applies migrations, builds the app and listens on the main
- * and real-time ports. A `db` passed in is used instead and closed with the
+ * for PGlite), applies migrations, seeds the system roles (and the demo
+ * clinic on a first start with SEED_DEMO), builds the app and listens on the
+ * main and real-time ports. A `db` passed in is used instead and closed with the
  * server.
  */
 export async function startServer(
@@ -38,6 +44,7 @@ export async function startServer(
   let app: App | null = null;
   try {
     await db.migrate();
+    const { hasDemoData, hasUsers } = await prepareDatabase(db, config, new Date());
     app = await buildApp({ config, db });
     const log = app.log;
     reportPoolError = (error) => log.error({ err: error }, 'database pool error (an idle connection failed)');
@@ -52,6 +59,8 @@ export async function startServer(
       db,
       url: `http://${displayHost(config.host)}:${port}`,
       realtimePort,
+      hasDemoData,
+      hasUsers,
       close: () =>
         (closing ??= (async () => {
           try {

@@ -73,6 +73,17 @@ export const registerRequestSchema = z.object({
 });
 export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
+/** `POST /auth/register` → 202, whether or not the email already had an account. */
+export const registerResponseSchema = z.object({ status: z.literal('verification_sent') });
+export type RegisterResponse = z.infer<typeof registerResponseSchema>;
+/** `POST /auth/password/forgot` and `/auth/verify-email/resend` → 202, whatever the email. */
+export const acceptedResponseSchema = z.object({ status: z.literal('accepted') });
+export type AcceptedResponse = z.infer<typeof acceptedResponseSchema>;
+export const verifyEmailResponseSchema = z.object({ status: z.literal('verified') });
+export type VerifyEmailResponse = z.infer<typeof verifyEmailResponseSchema>;
+export const resendVerificationRequestSchema = z.object({ email: emailSchema });
+export type ResendVerificationRequest = z.infer<typeof resendVerificationRequestSchema>;
+
 export const loginRequestSchema = z.object({
   email: emailSchema,
   password: passwordSchema,
@@ -94,6 +105,8 @@ export const acceptInvitationRequestSchema = z.object({
   token: tokenSchema,
   password: passwordSchema,
   name: personNameSchema.optional(),
+  /** The new user's IANA time zone (the browser's); the clinic's when absent. */
+  timeZone: timeZoneSchema.optional(),
   acceptTerms: z.literal(true, { message: 'validation.mustAccept' }),
 });
 export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
@@ -164,6 +177,8 @@ export const activeSessionSchema = z.object({
   isCurrent: z.boolean(),
 });
 export type ActiveSession = z.infer<typeof activeSessionSchema>;
+export const activeSessionsResponseSchema = z.object({ data: z.array(activeSessionSchema) });
+export type ActiveSessionsResponse = z.infer<typeof activeSessionsResponseSchema>;
 
 export const mfaSetupResponseSchema = z.object({
   /** otpauth:// URI for authenticator apps, and the same as a QR code data URL. */
@@ -193,6 +208,9 @@ export const createInvitationRequestSchema = z.object({
   language: languageSchema,
 });
 export type CreateInvitationRequest = z.infer<typeof createInvitationRequestSchema>;
+/** `POST /invitations` → 201. */
+export const invitationCreatedResponseSchema = z.object({ id: z.string(), expiresAt: z.string() });
+export type InvitationCreatedResponse = z.infer<typeof invitationCreatedResponseSchema>;
 
 export const setUserRolesRequestSchema = z.object({
   roleKeys: z.array(z.string().min(1).max(64)).max(20),
@@ -217,7 +235,11 @@ export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 /** `?page=&pageSize=&q=` of every list endpoint; page size capped at 100. */
 export const listQuerySchema = z.object({
-  page: z.coerce.number({ message: 'validation.page' }).int().min(1, { message: 'validation.page' }).default(1),
+  page: z.coerce
+    .number({ message: 'validation.page' })
+    .int()
+    .min(1, { message: 'validation.page' })
+    .default(1),
   pageSize: z.coerce
     .number({ message: 'validation.pageSize' })
     .int()

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { defaultWebDistDir } from '../paths.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, productionPasswordHashing } from './config.js';
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -31,7 +31,19 @@ describe('loadConfig', () => {
       logLevel: 'info',
       webDistDir: defaultWebDistDir,
       trustProxy: false,
+      publicOrigin: 'http://localhost:3000',
+      smtpUrl: null,
+      mailFrom: 'Telemedicina <no-reply@localhost>',
+      sessionIdleMinutesStaff: 15,
+      sessionIdleMinutesPatient: 30,
+      sessionAbsoluteHours: 12,
+      seedDemo: true,
+      uploadsDir: '/srv/app/data/uploads',
+      mfaEncryptionKey: null,
+      redisUrl: null,
+      passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
     });
+    expect(productionPasswordHashing).toEqual({ memoryCostKib: 19_456, timeCost: 2 });
   });
 
   it('points the default web build at apps/web/dist', () => {
@@ -52,6 +64,16 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'warn',
         WEB_DIST_DIR: '/opt/web',
         TRUST_PROXY: '10.0.0.0/8,127.0.0.1',
+        PUBLIC_ORIGIN: 'https://clinica.example.org/',
+        SMTP_URL: 'smtps://mailer:secret@mail.example.org:465',
+        MAIL_FROM: 'Clínica <citas@example.org>',
+        SESSION_IDLE_MINUTES_STAFF: '10',
+        SESSION_IDLE_MINUTES_PATIENT: '45',
+        SESSION_ABSOLUTE_HOURS: '8',
+        SEED_DEMO: 'true',
+        UPLOADS_DIR: 'files',
+        MFA_ENCRYPTION_KEY: 'k'.repeat(44),
+        REDIS_URL: 'redis://cache:6379/0',
       },
       '/srv/app',
     );
@@ -67,7 +89,42 @@ describe('loadConfig', () => {
       logLevel: 'warn',
       webDistDir: '/opt/web',
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      publicOrigin: 'https://clinica.example.org',
+      smtpUrl: 'smtps://mailer:secret@mail.example.org:465',
+      mailFrom: 'Clínica <citas@example.org>',
+      sessionIdleMinutesStaff: 10,
+      sessionIdleMinutesPatient: 45,
+      sessionAbsoluteHours: 8,
+      seedDemo: true,
+      uploadsDir: '/srv/app/files',
+      mfaEncryptionKey: 'k'.repeat(44),
+      redisUrl: 'redis://cache:6379/0',
     });
+  });
+
+  it('seeds the demo only on the embedded database unless SEED_DEMO says otherwise', () => {
+    expect(loadConfig({}).seedDemo).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).seedDemo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
+
+  it('takes the public origin from PUBLIC_ORIGIN, else the first APP_ORIGIN, else localhost:PORT', () => {
+    expect(loadConfig({ PORT: '4100' }).publicOrigin).toBe('http://localhost:4100');
+    expect(loadConfig({ APP_ORIGIN: 'https://a.example.org,https://b.example.org' }).publicOrigin).toBe(
+      'https://a.example.org',
+    );
+    expect(
+      loadConfig({ APP_ORIGIN: 'https://a.example.org', PUBLIC_ORIGIN: 'https://c.example.org' })
+        .publicOrigin,
+    ).toBe('https://c.example.org');
+  });
+
+  it('requires MFA_ENCRYPTION_KEY in production with DATABASE_URL, not on the embedded database', () => {
+    const error = configError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' });
+    expect(error.issues.map((issue) => issue.variable)).toEqual(['MFA_ENCRYPTION_KEY']);
+    expect(loadConfig({ NODE_ENV: 'production' }).mfaEncryptionKey).toBeNull();
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).mfaEncryptionKey).toBeNull();
   });
 
   it('defaults the allowed origins to the configured port', () => {
@@ -107,6 +164,14 @@ describe('loadConfig', () => {
     ['APP_ORIGIN', 'https://clinic.example.org/app'],
     ['DATABASE_URL', 'mysql://db/x'],
     ['TRUST_PROXY', 'sometimes'],
+    ['PUBLIC_ORIGIN', 'clinic.example.org'],
+    ['SMTP_URL', 'http://mail.example.org'],
+    ['SESSION_IDLE_MINUTES_STAFF', '0'],
+    ['SESSION_IDLE_MINUTES_PATIENT', 'half an hour'],
+    ['SESSION_ABSOLUTE_HOURS', '1000'],
+    ['SEED_DEMO', 'maybe'],
+    ['MFA_ENCRYPTION_KEY', 'short'],
+    ['REDIS_URL', 'localhost:6379'],
   ])('refuses %s=%s naming the variable and the value', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.issues.map((issue) => issue.variable)).toEqual([variable]);

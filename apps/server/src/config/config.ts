@@ -29,7 +29,39 @@ export interface Config {
   webDistDir: string;
   /** Fastify `trustProxy`: false, true, a hop count, or a list of addresses/CIDRs. */
   trustProxy: boolean | number | string[];
+  /** Canonical URL of the app, for links in emails; an https origin also makes cookies Secure. */
+  publicOrigin: string;
+  /** SMTP server (smtp:// or smtps://, credentials in the URL); null = emails only go to the outbox. */
+  smtpUrl: string | null;
+  /** The From of every email. */
+  mailFrom: string;
+  /** Idle timeout of admins, doctors and staff; the setting `session.idleMinutesStaff` overrides it. */
+  sessionIdleMinutesStaff: number;
+  /** Idle timeout of patients; the setting `session.idleMinutesPatient` overrides it. */
+  sessionIdleMinutesPatient: number;
+  /** Absolute lifetime of a session, whatever the activity. */
+  sessionAbsoluteHours: number;
+  /** Create the demo accounts on the first start of an empty database. */
+  seedDemo: boolean;
+  /** Absolute folder of uploaded files (photos…). */
+  uploadsDir: string;
+  /**
+   * Key material for TOTP secrets at rest (any string of 32+ characters; a
+   * 32-byte key is derived from it). Null = a random key kept in
+   * `<dataDir>/secrets/` (refused in production with DATABASE_URL).
+   */
+  mfaEncryptionKey: string | null;
+  /** Redis for rate limits shared by several instances; null = in-memory limits. */
+  redisUrl: string | null;
+  /**
+   * argon2id cost. Production follows OWASP (19 MiB, 2 passes); tests use a
+   * light setting so suites stay fast. Not read from the environment.
+   */
+  passwordHashing: { memoryCostKib: number; timeCost: number };
 }
+
+/** OWASP's argon2id recommendation: m=19 MiB, t=2, p=1. */
+export const productionPasswordHashing = { memoryCostKib: 19_456, timeCost: 2 } as const;
 
 /** Thrown when the environment holds an invalid value; the message names every bad variable. */
 export class ConfigError extends Error {
@@ -47,6 +79,15 @@ const port = (fallback: number) =>
     .regex(/^\d+$/, 'must be a whole number between 0 and 65535')
     .transform(Number)
     .pipe(z.number().int().min(0, 'must be between 0 and 65535').max(65535, 'must be between 0 and 65535'))
+    .default(fallback);
+
+/** A whole number from 1 to `max` (minutes or hours). */
+const minutes = (fallback: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `must be a whole number between 1 and ${max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be between 1 and ${max}`).max(max, `must be between 1 and ${max}`))
     .default(fallback);
 
 const origin = z.string().transform((value, ctx) => {
@@ -111,6 +152,31 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(logLevels).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
   TRUST_PROXY: trustProxy.default(false),
+  PUBLIC_ORIGIN: origin.optional(),
+  SMTP_URL: z
+    .string()
+    .regex(
+      /^smtps?:\/\/[^\s]+$/,
+      'must be an smtp:// or smtps:// URL such as smtp://user:pass@mail.example.org:587',
+    )
+    .optional(),
+  MAIL_FROM: z.string().trim().min(3).max(200).optional(),
+  SESSION_IDLE_MINUTES_STAFF: minutes(15, 24 * 60),
+  SESSION_IDLE_MINUTES_PATIENT: minutes(30, 24 * 60),
+  SESSION_ABSOLUTE_HOURS: minutes(12, 24 * 30),
+  SEED_DEMO: z
+    .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+    .transform((value) => value === 'true' || value === '1' || value === 'yes')
+    .optional(),
+  UPLOADS_DIR: z.string().min(1).optional(),
+  MFA_ENCRYPTION_KEY: z
+    .string()
+    .min(32, 'must be at least 32 characters (for example `openssl rand -base64 32`)')
+    .optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
 });
 
 /** The variables the server reads; the README's configuration table lists the same. */
@@ -142,19 +208,46 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     );
   }
   const values = parsed.data;
+  const isProduction = values.NODE_ENV === 'production';
+  const databaseUrl = values.DATABASE_URL ?? null;
+  if (isProduction && databaseUrl !== null && values.MFA_ENCRYPTION_KEY === undefined) {
+    throw new ConfigError([
+      {
+        variable: 'MFA_ENCRYPTION_KEY',
+        message:
+          'is required in production with DATABASE_URL (several instances must share it; for example `openssl rand -base64 32`)',
+      },
+    ]);
+  }
+  const dataDir = path.resolve(cwd, values.DATA_DIR);
+  const appOrigins = values.APP_ORIGIN ?? defaultOrigins(values.PORT);
   return {
     nodeEnv: values.NODE_ENV,
-    isProduction: values.NODE_ENV === 'production',
+    isProduction,
     host: values.HOST,
     port: values.PORT,
     realtimePort: values.REALTIME_PORT === 0 ? null : values.REALTIME_PORT,
-    appOrigins: values.APP_ORIGIN ?? defaultOrigins(values.PORT),
-    dataDir: path.resolve(cwd, values.DATA_DIR),
-    databaseUrl: values.DATABASE_URL ?? null,
+    appOrigins,
+    dataDir,
+    databaseUrl,
     logLevel: values.LOG_LEVEL,
     webDistDir:
       values.WEB_DIST_DIR === undefined ? defaultWebDistDir : path.resolve(cwd, values.WEB_DIST_DIR),
     trustProxy: values.TRUST_PROXY,
+    publicOrigin: values.PUBLIC_ORIGIN ?? values.APP_ORIGIN?.[0] ?? `http://localhost:${values.PORT}`,
+    smtpUrl: values.SMTP_URL ?? null,
+    mailFrom: values.MAIL_FROM ?? 'Telemedicina <no-reply@localhost>',
+    sessionIdleMinutesStaff: values.SESSION_IDLE_MINUTES_STAFF,
+    sessionIdleMinutesPatient: values.SESSION_IDLE_MINUTES_PATIENT,
+    sessionAbsoluteHours: values.SESSION_ABSOLUTE_HOURS,
+    seedDemo: values.SEED_DEMO ?? databaseUrl === null,
+    uploadsDir:
+      values.UPLOADS_DIR === undefined
+        ? path.join(dataDir, 'uploads')
+        : path.resolve(cwd, values.UPLOADS_DIR),
+    mfaEncryptionKey: values.MFA_ENCRYPTION_KEY ?? null,
+    redisUrl: values.REDIS_URL ?? null,
+    passwordHashing: { ...productionPasswordHashing },
   };
 }
 

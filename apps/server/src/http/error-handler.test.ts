@@ -11,9 +11,11 @@ let app: App;
 let xsrf: { cookie: string; header: string };
 
 function addTestRoutes(testApp: App): void {
+  const config = { access: 'public' } as const;
   testApp.post(
     '/api/v1/test/patients',
     {
+      config,
       schema: {
         body: z.object({
           name: z.string().min(2),
@@ -25,15 +27,19 @@ function addTestRoutes(testApp: App): void {
     },
     (request) => ({ ok: true, name: request.body.name, page: request.query.page }),
   );
-  testApp.get('/api/v1/test/conflict', () => {
+  testApp.get('/api/v1/test/conflict', { config }, () => {
     throw new AppError(409, 'CONFLICT', 'That slot was just booked.', { slot: '10:00' });
   });
-  testApp.get('/api/v1/test/crash', () => {
+  testApp.get('/api/v1/test/crash', { config }, () => {
     throw new Error('connect ECONNREFUSED postgres://admin:s3cret@db:5432');
   });
-  testApp.get('/api/v1/test/limited', { config: { rateLimit: { max: 2, timeWindow: 60_000 } } }, () => ({
-    ok: true,
-  }));
+  testApp.get(
+    '/api/v1/test/limited',
+    { config: { ...config, rateLimit: { max: 2, timeWindow: 60_000 } } },
+    () => ({
+      ok: true,
+    }),
+  );
 }
 
 beforeAll(async () => {

@@ -28,7 +28,17 @@ describe('OpenAPI', () => {
     const document = response.json<OpenApiDocument>();
     expect(document.openapi).toBe('3.1.0');
     expect(document.info).toMatchObject({ title: 'Telemedicina API', version: serverVersion });
-    expect(Object.keys(document.paths).sort()).toEqual(['/api/v1/config', '/api/v1/health']);
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/api/v1/config', '/api/v1/health', '/api/v1/auth/login', '/api/v1/me']),
+    );
+    // Every documented path is a registered route, and every registered API route is documented.
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const registered = context.app.accessRegistry
+      .filter((entry) => !entry.url.startsWith('/api/v1/docs') && entry.url !== '/api/v1/openapi.json')
+      .map((entry) => `${entry.method} ${entry.url.replaceAll(/:(\w+)/g, '{$1}')}`);
+    expect(documented.sort()).toEqual(registered.sort());
     const health = document.paths['/api/v1/health']?.get;
     expect(Object.keys(health?.responses ?? {}).sort()).toEqual(['200', '503']);
     expect(health?.responses['200']?.content?.['application/json']?.schema).toMatchObject({

@@ -42,9 +42,13 @@ export const openApi = fp<OpenApiOptions>(
       staticCSP: false,
     });
 
-    app.get(openApiDocumentPath, { schema: { hide: true } }, (_request, reply) => {
-      void reply.header('cache-control', 'no-cache').send(app.swagger());
-    });
+    app.get(
+      openApiDocumentPath,
+      { schema: { hide: true }, config: { access: 'public' } },
+      (_request, reply) => {
+        void reply.header('cache-control', 'no-cache').send(app.swagger());
+      },
+    );
   },
   { name: 'openapi' },
 );

@@ -8,8 +8,9 @@ let app: App;
 beforeAll(async () => {
   context = await createTestContext({
     configure: (testApp) => {
-      testApp.post('/api/v1/test/echo', (request) => ({ received: request.body }));
-      testApp.delete('/api/v1/test/echo', () => ({ deleted: true }));
+      const config = { access: 'public' } as const;
+      testApp.post('/api/v1/test/echo', { config }, (request) => ({ received: request.body }));
+      testApp.delete('/api/v1/test/echo', { config }, () => ({ deleted: true }));
     },
   });
   app = context.app;
@@ -134,19 +135,50 @@ describe('XSRF check on unsafe API requests', () => {
   });
 });
 
-describe('XSRF cookie in production', () => {
+describe('XSRF cookie Secure flag', () => {
   let production: TestContext;
+  let behindTls: TestContext;
 
   beforeAll(async () => {
-    production = await createTestContext({ config: { nodeEnv: 'production', isProduction: true } });
+    // Production reached over plain HTTP on a LAN: a Secure cookie would never come back.
+    production = await createTestContext({
+      config: { nodeEnv: 'production', isProduction: true, publicOrigin: 'http://192.168.1.20:3000' },
+    });
+    behindTls = await createTestContext({ config: { trustProxy: true, publicOrigin: 'http://clinic.test' } });
   });
 
   afterAll(async () => {
     await production?.close();
+    await behindTls?.close();
   });
 
-  it('is marked Secure', async () => {
+  it('is not Secure for a plain-HTTP deployment, even in production', async () => {
     const response = await production.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).not.toContain(
+      'secure',
+    );
+  });
+
+  it('is Secure when the request came over HTTPS through a trusted proxy', async () => {
+    const response = await behindTls.app.inject({
+      method: 'GET',
+      url: '/api/v1/health',
+      headers: { 'x-forwarded-proto': 'https' },
+    });
     expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).toContain('secure');
+    const plain = await behindTls.app.inject({ method: 'GET', url: '/api/v1/health' });
+    expect(parseSetCookie(plain.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).not.toContain('secure');
+  });
+
+  it('is Secure whenever the public origin is https', async () => {
+    const secure = await createTestContext({ config: { publicOrigin: 'https://clinic.example.org' } });
+    try {
+      const response = await secure.app.inject({ method: 'GET', url: '/api/v1/health' });
+      expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).toContain(
+        'secure',
+      );
+    } finally {
+      await secure.close();
+    }
   });
 });

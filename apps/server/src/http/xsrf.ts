@@ -1,12 +1,13 @@
 import { randomFillSync, timingSafeEqual } from 'node:crypto';
 import { xsrfCookieName } from '@telemedicina/shared';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
+import { putCookie } from './cookies.js';
 
 export interface XsrfOptions {
-  /** Mark the cookie Secure (production, which runs behind TLS). */
-  isSecure: boolean;
+  /** Whether the cookie gets Secure on this request (it came over HTTPS, or the public origin is https). */
+  isSecure: (request: FastifyRequest) => boolean;
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -46,13 +47,11 @@ export function createXsrfToken(): string {
  */
 export const xsrfProtection = fp<XsrfOptions>(
   (app: FastifyInstance, options, done) => {
-    const cookieAttributes = `; Path=/; SameSite=Lax${options.isSecure ? '; Secure' : ''}`;
-
     app.addHook('onRequest', (request, reply, next) => {
       const cookieToken = readCookieToken(request.headers.cookie);
       const url = request.url;
       if (cookieToken === null && !url.startsWith('/assets/')) {
-        void reply.header('set-cookie', `${xsrfCookieName}=${createXsrfToken()}${cookieAttributes}`);
+        void reply.header('set-cookie', serializeXsrfCookie(createXsrfToken(), options.isSecure(request)));
       }
       if (safeMethods.has(request.method)) {
         next();
@@ -81,6 +80,18 @@ export const xsrfProtection = fp<XsrfOptions>(
   },
   { name: 'xsrf-protection' },
 );
+
+function serializeXsrfCookie(token: string, isSecure: boolean): string {
+  return `${xsrfCookieName}=${token}; Path=/; SameSite=Lax${isSecure ? '; Secure' : ''}`;
+}
+
+/**
+ * Issues a new XSRF token on this answer (replacing one set on arrival), so a
+ * token seen before sign-in is not the one used after it.
+ */
+export function rotateXsrfCookie(reply: FastifyReply, isSecure: boolean): void {
+  putCookie(reply, xsrfCookieName, serializeXsrfCookie(createXsrfToken(), isSecure));
+}
 
 /** The XSRF-TOKEN cookie's value when it is a well-formed token, else null. */
 function readCookieToken(cookieHeader: string | undefined): string | null {

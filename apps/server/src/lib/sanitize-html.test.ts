@@ -199,5 +199,6 @@ describe('sanitizeHtml', () => {
       }),
       { numRuns: 500 },
     );
-  });
+    // 500 jsdom round trips: seconds alone, far more while other suites share the two cores.
+  }, 120_000);
 });

@@ -1,10 +1,52 @@
+import type { Permission } from '@telemedicina/shared';
+import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
+import type { PasswordHasher } from '../lib/passwords.js';
+import type { SecretBox } from '../lib/secret-box.js';
+import type { AuditEventInput } from './audit/audit.service.js';
+import type { Mailer } from './email/mailer.js';
+
+/** The signed-in user behind a request, as the authentication hook loaded it. */
+export interface Actor {
+  userId: string;
+  sessionId: string;
+  permissions: ReadonlySet<Permission>;
+  roleKeys: readonly string[];
+  /** The user's role requires a second factor that is not set up: only MFA setup is allowed. */
+  mfaEnrollmentRequired: boolean;
+  session: { createdAt: Date; idleTimeoutSeconds: number; expiresAt: Date };
+}
+
+/** Where a request came from, for sessions and the audit trail. */
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+}
+
+/** Ends the live real-time connections of sessions (logout, revoke, expiry…). */
+export interface SessionSockets {
+  disconnectSessions(sessionIds: readonly string[]): void;
+}
+
+/** Long-lived collaborators, built once per app. */
+export interface AppServices {
+  db: DatabaseClient;
+  config: Config;
+  now: () => Date;
+  mailer: Mailer;
+  passwords: PasswordHasher;
+  secrets: SecretBox;
+  sockets: SessionSockets;
+}
 
 /**
- * What every service function receives explicitly. The signed-in actor joins
- * it when accounts exist.
+ * What every service function receives explicitly: the app's collaborators,
+ * the actor (null = anonymous), where the request came from, and an audit
+ * writer bound to both.
  */
-export interface ServiceContext {
-  db: DatabaseClient;
-  now: () => Date;
+export interface ServiceContext extends AppServices {
+  actor: Actor | null;
+  request: RequestMeta;
+  audit(event: AuditEventInput): Promise<void>;
 }

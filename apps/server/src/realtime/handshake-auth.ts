@@ -1,18 +1,59 @@
+import type { ErrorCode } from '@telemedicina/shared';
 import type { TypedSocket } from './types.js';
+
+/** What the session lookup tells the handshake. */
+export type HandshakeIdentity =
+  { ok: true; userId: string; sessionId: string } | { ok: false; code: ErrorCode; message: string };
+
+/** Resolves the `tm_session` cookie of a handshake (without counting it as activity). */
+export type HandshakeResolver = (cookieHeader: string | undefined) => Promise<HandshakeIdentity>;
+
+/** An error Socket.IO hands to the client's `connect_error`: `message` is the code, `data` has both. */
+export function handshakeError(
+  code: ErrorCode,
+  message: string,
+): Error & { data: { code: ErrorCode; message: string } } {
+  const error = new Error(code) as Error & { data: { code: ErrorCode; message: string } };
+  error.data = { code, message };
+  return error;
+}
 
 /**
  * Socket.IO handshake middleware: the one place a connection is accepted or
- * refused before any event handler runs.
- *
- * HOOK: accounts arrive in a later issue. Then this reads the session cookie
- * from `socket.handshake.headers.cookie`, loads the session, sets
- * `socket.data.userId` (and permissions), and calls
- * `next(new Error('UNAUTHENTICATED'))` for a missing or expired session
- * (guests get a visit-scoped token in `socket.handshake.auth`). Until then it
- * accepts every connection as anonymous; origins are already restricted by
- * the server's `allowRequest` check.
+ * refused before any event handler runs. It reads the same `tm_session`
+ * cookie as the REST API (browsers send it with the WebSocket and polling
+ * requests; origins are already restricted by `allowRequest`). Without a live
+ * session the connection is refused with `UNAUTHENTICATED` or
+ * `SESSION_EXPIRED` (`MFA_ENROLLMENT_REQUIRED` while the second factor is
+ * still to be set up); otherwise the socket carries the user and session ids
+ * and joins `user:<id>` and `session:<id>`, so ending a session can
+ * disconnect exactly its sockets. (Visit guests will get a visit-scoped token
+ * in `socket.handshake.auth` later.)
  */
-export function authenticateHandshake(socket: TypedSocket, next: (error?: Error) => void): void {
-  socket.data.userId = null;
-  next();
+export function createHandshakeAuthenticator(
+  resolve: HandshakeResolver,
+  onError: (error: unknown) => void,
+): (socket: TypedSocket, next: (error?: Error) => void) => void {
+  return (socket, next) => {
+    socket.data.userId = null;
+    socket.data.sessionId = null;
+    resolve(socket.handshake.headers.cookie).then(
+      (identity) => {
+        if (!identity.ok) {
+          next(handshakeError(identity.code, identity.message));
+          return;
+        }
+        socket.data.userId = identity.userId;
+        socket.data.sessionId = identity.sessionId;
+        next();
+      },
+      (error: unknown) => {
+        onError(error);
+        next(handshakeError('INTERNAL_ERROR', 'The session could not be checked.'));
+      },
+    );
+  };
 }
+
+export const userRoom = (userId: string): string => `user:${userId}`;
+export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;

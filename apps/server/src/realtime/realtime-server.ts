@@ -4,7 +4,12 @@ import { realtimePath } from '@telemedicina/shared';
 import { Server as EngineServer } from 'engine.io';
 import type { FastifyBaseLogger } from 'fastify';
 import { Server } from 'socket.io';
-import { authenticateHandshake } from './handshake-auth.js';
+import {
+  createHandshakeAuthenticator,
+  sessionRoom,
+  userRoom,
+  type HandshakeResolver,
+} from './handshake-auth.js';
 import { registerSystemEvents } from './system-events.js';
 import type { TypedServer } from './types.js';
 
@@ -19,6 +24,14 @@ export interface RealtimeOptions {
   getMainPort: () => number | null;
   logger: FastifyBaseLogger;
   now: () => Date;
+  /** Session checks: at the handshake, and periodically for connected sockets. */
+  sessions: {
+    resolve: HandshakeResolver;
+    /** Of the given session ids, those still open. */
+    filterLive(sessionIds: readonly string[]): Promise<Set<string>>;
+  };
+  /** How often connected sockets' sessions are re-checked (idle and absolute expiry). Default 30 s. */
+  sweepIntervalMs?: number;
 }
 
 export interface RealtimeServer {
@@ -29,6 +42,14 @@ export interface RealtimeServer {
   separatePort(): number | null;
   /** Starts the separate server (no-op when disabled) and resolves with its bound port. */
   listen(port: number, host: string): Promise<number | null>;
+  /** Disconnects every socket opened by these sessions (on every instance, through the adapter). */
+  disconnectSessions(sessionIds: readonly string[]): void;
+  /**
+   * Disconnects this instance's sockets whose session has ended meanwhile
+   * (idle or past its lifetime); runs periodically. Resolves with how many
+   * sessions were found ended.
+   */
+  sweepExpiredSessions(): Promise<number>;
   /** Disconnects every client and closes the separate server. Idempotent. */
   close(): Promise<void>;
 }
@@ -79,10 +100,54 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
     engine.attach(separateServer, { path: realtimePath });
   }
 
-  io.use(authenticateHandshake);
+  io.use(
+    createHandshakeAuthenticator(options.sessions.resolve, (error) =>
+      options.logger.error({ err: error }, 'real-time handshake: session check failed'),
+    ),
+  );
   io.on('connection', (socket) => {
+    const { userId, sessionId } = socket.data;
+    if (userId !== null && sessionId !== null) {
+      void socket.join([userRoom(userId), sessionRoom(sessionId)]);
+    }
     registerSystemEvents(socket, options.now);
   });
+
+  const disconnectSessions = (sessionIds: readonly string[]): void => {
+    if (sessionIds.length > 0) {
+      io.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
+    }
+  };
+
+  let sweeping: Promise<number> | null = null;
+  const sweepExpiredSessions = (): Promise<number> =>
+    (sweeping ??= (async () => {
+      try {
+        const connected = new Set<string>();
+        for (const socket of io.of('/').sockets.values()) {
+          if (socket.data.sessionId !== null) {
+            connected.add(socket.data.sessionId);
+          }
+        }
+        if (connected.size === 0) {
+          return 0;
+        }
+        const live = await options.sessions.filterLive([...connected]);
+        const ended = [...connected].filter((id) => !live.has(id));
+        for (const id of ended) {
+          io.of('/').in(sessionRoom(id)).local.disconnectSockets(true);
+        }
+        return ended.length;
+      } finally {
+        sweeping = null;
+      }
+    })());
+  const sweepTimer = setInterval(() => {
+    sweepExpiredSessions().catch((error: unknown) => {
+      options.logger.warn({ err: error }, 'real-time session sweep failed');
+    });
+  }, options.sweepIntervalMs ?? 30_000);
+  sweepTimer.unref();
 
   let closing: Promise<void> | null = null;
   return {
@@ -105,8 +170,11 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
         });
       });
     },
+    disconnectSessions,
+    sweepExpiredSessions,
     close: () =>
       (closing ??= (async () => {
+        clearInterval(sweepTimer);
         await io.close();
         const server = separateServer;
         if (server?.listening) {

@@ -1,6 +1,8 @@
 import type { AckResult, ClientToServerEvents, ServerToClientEvents, SystemPong } from '@telemedicina/shared';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecretToken } from '../lib/tokens.js';
+import { createUser, requestHeaders, signIn, type SignedInClient } from '../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../test/test-context.js';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -9,9 +11,17 @@ let context: TestContext;
 let mainPort: number;
 let separatePort: number;
 const sockets: ClientSocket[] = [];
+/** The injected clock follows real time (pongs carry it); tests shift it to make sessions idle. */
+let clockOffsetMs = 0;
+/** A signed-in patient whose cookie the sockets present by default. */
+let client: SignedInClient;
 
 beforeAll(async () => {
-  context = await createTestContext({ config: { realtimePort: 0 } });
+  context = await createTestContext({
+    config: { realtimePort: 0 },
+    now: () => new Date(Date.now() + clockOffsetMs),
+  });
+  client = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
   await context.app.listen({ port: 0, host: '127.0.0.1' });
   separatePort = (await context.app.realtime.listen(0, '127.0.0.1')) ?? 0;
   const address = context.app.server.address();
@@ -30,15 +40,19 @@ afterAll(async () => {
 
 function open(
   port: number,
-  options: { origin?: string; transports?: ('polling' | 'websocket')[] } = {},
+  options: { origin?: string; transports?: ('polling' | 'websocket')[]; sessionToken?: string | null } = {},
 ): ClientSocket {
+  const sessionToken = options.sessionToken === undefined ? client.token : options.sessionToken;
   const socket: ClientSocket = connect(`http://127.0.0.1:${port}`, {
     path: '/socket.io',
     transports: options.transports ?? ['polling', 'websocket'],
     reconnection: false,
     forceNew: true,
     timeout: 5_000,
-    extraHeaders: { origin: options.origin ?? testAppOrigin },
+    extraHeaders: {
+      origin: options.origin ?? testAppOrigin,
+      ...(sessionToken === null ? {} : { cookie: `tm_session=${sessionToken}` }),
+    },
   });
   sockets.push(socket);
   return socket;
@@ -129,5 +143,109 @@ describe('real-time endpoint', () => {
     const response = await fetch(`http://127.0.0.1:${separatePort}/api/v1/health`);
     expect(response.status).toBe(404);
     expect(await response.json()).toMatchObject({ error: { code: 'ROUTE_NOT_FOUND' } });
+  });
+});
+
+/** Resolves with the `connect_error` a refused handshake produced. */
+function refusal(socket: ClientSocket): Promise<Error & { data?: { code?: string } }> {
+  return new Promise((resolve, reject) => {
+    socket.once('connect', () => reject(new Error('the connection was accepted')));
+    socket.once('connect_error', (error) => resolve(error as Error & { data?: { code?: string } }));
+  });
+}
+
+function disconnection(socket: ClientSocket): Promise<string> {
+  return new Promise((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+}
+
+describe('real-time handshake authentication', () => {
+  it.each([
+    ['polling then WebSocket', ['polling', 'websocket'] as const],
+    ['WebSocket only', ['websocket'] as const],
+  ])('refuses a connection without a session cookie (%s)', async (_name, transports) => {
+    const socket = open(separatePort, { sessionToken: null, transports: [...transports] });
+    const error = await refusal(socket);
+    expect(error.message).toBe('UNAUTHENTICATED');
+    expect(error.data?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('refuses a forged session token', async () => {
+    const error = await refusal(open(mainPort, { sessionToken: 'x'.repeat(43) }));
+    expect(error.data?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('accepts a live session and places the socket in its user and session rooms', async () => {
+    const socket = open(mainPort);
+    await connected(socket);
+    const sessionId = hashSecretToken(client.token);
+    const inSessionRoom = await context.app.realtime.io.in(`session:${sessionId}`).fetchSockets();
+    expect(inSessionRoom.map((entry) => entry.id)).toContain(socket.id);
+    expect(inSessionRoom.every((entry) => entry.data.sessionId === sessionId)).toBe(true);
+    const inUserRoom = await context.app.realtime.io.in(`user:${client.me.user.id}`).fetchSockets();
+    expect(inUserRoom.map((entry) => entry.id)).toContain(socket.id);
+    expect(inUserRoom.find((entry) => entry.id === socket.id)?.data.userId).toBe(client.me.user.id);
+  });
+
+  it('disconnects the sockets of a session at logout, and refuses the ended session afterwards', async () => {
+    const user = await createUser(context.app, { roles: ['staff'] });
+    const session = await signIn(context.app, user);
+    const other = await signIn(context.app, user);
+    const socket = open(mainPort, { sessionToken: session.token });
+    const otherSocket = open(separatePort, { sessionToken: other.token });
+    await Promise.all([connected(socket), connected(otherSocket)]);
+    const closed = disconnection(socket);
+
+    const logout = await context.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/logout',
+      headers: session.headers,
+    });
+    expect(logout.statusCode).toBe(204);
+    expect(await closed).toBe('io server disconnect');
+    expect(otherSocket.connected).toBe(true);
+
+    const error = await refusal(open(mainPort, { sessionToken: session.token }));
+    expect(error.data?.code).toBe('SESSION_EXPIRED');
+  });
+
+  it('disconnects the sockets of sessions revoked from the profile', async () => {
+    const user = await createUser(context.app, { roles: ['patient'] });
+    const current = await signIn(context.app, user);
+    const elsewhere = await signIn(context.app, user);
+    const socket = open(mainPort, { sessionToken: elsewhere.token });
+    await connected(socket);
+    const closed = disconnection(socket);
+    const response = await context.app.inject({
+      method: 'POST',
+      url: '/api/v1/me/sessions/revoke-others',
+      headers: current.headers,
+    });
+    expect(response.statusCode).toBe(204);
+    expect(await closed).toBe('io server disconnect');
+  });
+
+  it('disconnects a socket whose session went idle, at the next sweep', async () => {
+    const user = await createUser(context.app, { roles: ['doctor'] });
+    const session = await signIn(context.app, user);
+    const socket = open(mainPort, { sessionToken: session.token });
+    await connected(socket);
+    const closed = disconnection(socket);
+
+    expect(await context.app.realtime.sweepExpiredSessions()).toBe(0);
+    expect(socket.connected).toBe(true);
+    // Staff and doctors: 15 idle minutes. The socket's own traffic is not activity.
+    clockOffsetMs = 15 * 60_000 + 1_000;
+    try {
+      expect(await context.app.realtime.sweepExpiredSessions()).toBeGreaterThanOrEqual(1);
+      expect(await closed).toBe('io server disconnect');
+      const me = await context.app.inject({
+        method: 'GET',
+        url: '/api/v1/me',
+        headers: requestHeaders(session.token),
+      });
+      expect(me.json()).toMatchObject({ error: { code: 'SESSION_EXPIRED' } });
+    } finally {
+      clockOffsetMs = 0;
+    }
   });
 });

@@ -6,8 +6,10 @@ export type InterServerEvents = Record<never, never>;
 
 /** Per-connection state set by the handshake middleware. */
 export interface SocketData {
-  /** The signed-in user, once sessions exist; null = anonymous. */
+  /** The signed-in user (set by the handshake; null only before it). */
   userId: string | null;
+  /** The session whose cookie opened this connection; ending the session disconnects the socket. */
+  sessionId: string | null;
 }
 
 export type TypedServer = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

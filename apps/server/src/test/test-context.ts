@@ -4,6 +4,9 @@ import path from 'node:path';
 import { buildApp, type App } from '../app.js';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
+import { seedSystemData } from '../db/seed.js';
+import { writeSetting } from '../modules/settings/settings.repository.js';
+import { settingKeys } from '../modules/settings/settings.service.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestContext {
@@ -37,27 +40,46 @@ export function createTestConfig(tempDir: string, overrides: Partial<Config> = {
     logLevel: 'silent',
     webDistDir: path.join(tempDir, 'no-web-build'),
     trustProxy: false,
+    publicOrigin: testAppOrigin,
+    smtpUrl: null,
+    mailFrom: 'Telemedicina <no-reply@app.test>',
+    sessionIdleMinutesStaff: 15,
+    sessionIdleMinutesPatient: 30,
+    sessionAbsoluteHours: 12,
+    seedDemo: false,
+    uploadsDir: path.join(tempDir, 'uploads'),
+    mfaEncryptionKey: 'test-only-mfa-encryption-key-0123456789',
+    redisUrl: null,
+    // Far lighter than production (19 MiB, t=2) so suites stay fast; still argon2id.
+    passwordHashing: { memoryCostKib: 256, timeCost: 1 },
     ...overrides,
   };
 }
 
 /**
  * Builds the app (not listening) on a fresh database — PGlite, or a new
- * PostgreSQL database when TEST_DATABASE_URL is set. Call once per test file
- * (beforeAll) and close in afterAll. `configure` may add test-only routes
- * before the app is ready.
+ * PostgreSQL database when TEST_DATABASE_URL is set — with the system roles
+ * seeded. Call once per test file (beforeAll) and close in afterAll.
+ * `configure` may add test-only routes before the app is ready.
+ * `mfaRequiredRoles` sets the clinic setting (default: none, like the demo).
  */
 export async function createTestContext(
   options: {
     config?: Partial<Config>;
     configure?: (app: App) => void | Promise<void>;
     now?: () => Date;
+    mfaRequiredRoles?: string[];
   } = {},
 ): Promise<TestContext> {
   const tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-test-'));
   const database = await createTestDatabase();
+  const now = options.now ?? (() => new Date());
+  await seedSystemData(database.db.db, now());
+  await writeSetting(database.db.db, settingKeys.mfaRequiredRoles, options.mfaRequiredRoles ?? [], {
+    now: now(),
+  });
   const config = createTestConfig(tempDir, options.config);
-  const app = await buildApp({ config, db: database.db, ...(options.now ? { now: options.now } : {}) });
+  const app = await buildApp({ config, db: database.db, now });
   await options.configure?.(app);
   await app.ready();
   let closing: Promise<void> | null = null;

@@ -9,6 +9,7 @@ export const clientConfigRoutes: FastifyPluginCallbackZod<ClientConfigContext> =
   app.get(
     '/config',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['system'],
         summary: 'Public client configuration',

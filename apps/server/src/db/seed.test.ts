@@ -1,0 +1,146 @@
+import { systemRoles } from '@telemedicina/shared';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadIdentitySettings } from '../modules/settings/settings.service.js';
+import { createTestConfig } from '../test/test-context.js';
+import { createTestDatabase, type TestDatabase } from '../test/test-database.js';
+import { buildApp, type App } from '../app.js';
+import { signIn } from '../test/factories.js';
+import { demoAccounts, demoPassword, prepareDatabase, seedSystemData } from './seed.js';
+import { doctorSpecialties, rolePermissions, roles, specialties, userRoles, users } from './schema.js';
+
+let database: TestDatabase;
+let app: App;
+const config = createTestConfig('/tmp/telemedicina-seed-test', { seedDemo: true });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  app = await buildApp({ config, db: database.db });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.dispose();
+});
+
+describe('system data', () => {
+  it('creates the four system roles with the catalogue grants', async () => {
+    await seedSystemData(database.db.db, new Date());
+    const rows = await database.db.db.select().from(roles);
+    expect(rows.map((row) => row.key).sort()).toEqual(['admin', 'doctor', 'patient', 'staff']);
+    expect(rows.every((row) => row.isSystem)).toBe(true);
+    for (const [key, role] of Object.entries(systemRoles)) {
+      const grants = await database.db.db
+        .select({ permission: rolePermissions.permission })
+        .from(rolePermissions)
+        .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
+        .where(eq(roles.key, key));
+      expect(grants.map((grant) => grant.permission).sort()).toEqual([...role.permissions].sort());
+    }
+  });
+
+  it('does not bring back a grant an administrator removed', async () => {
+    const [patient] = await database.db.db.select().from(roles).where(eq(roles.key, 'patient'));
+    await database.db.db
+      .delete(rolePermissions)
+      .where(
+        and(eq(rolePermissions.roleId, patient!.id), eq(rolePermissions.permission, 'documents.upload')),
+      );
+    await seedSystemData(database.db.db, new Date());
+    const grants = await database.db.db
+      .select()
+      .from(rolePermissions)
+      .where(eq(rolePermissions.roleId, patient!.id));
+    expect(grants.map((grant) => grant.permission)).not.toContain('documents.upload');
+    await database.db.db
+      .insert(rolePermissions)
+      .values({ roleId: patient!.id, permission: 'documents.upload' });
+  });
+
+  it('requires a second factor of admins and doctors by default', async () => {
+    expect((await loadIdentitySettings(database.db.db, config)).mfaRequiredRoles).toEqual([
+      'admin',
+      'doctor',
+    ]);
+  });
+});
+
+describe('demo data', () => {
+  it('creates the demo clinic once, on an empty database', async () => {
+    expect(await prepareDatabase(database.db, config, new Date())).toEqual({
+      hasDemoData: true,
+      hasUsers: true,
+    });
+    expect(await prepareDatabase(database.db, config, new Date())).toEqual({
+      hasDemoData: true,
+      hasUsers: true,
+    });
+    const rows = await database.db.db.select().from(users);
+    expect(rows.map((row) => row.email).sort()).toEqual(demoAccounts.map((account) => account.email).sort());
+    expect(
+      rows.every(
+        (row) => row.status === 'active' && row.emailVerifiedAt !== null && row.mfaEnabledAt === null,
+      ),
+    ).toBe(true);
+    expect((await database.db.db.select().from(specialties)).map((row) => row.nameEn).sort()).toEqual([
+      'Dermatology',
+      'General medicine',
+      'Pediatrics',
+      'Psychiatry',
+    ]);
+    expect((await loadIdentitySettings(database.db.db, config)).mfaRequiredRoles).toEqual([]);
+  });
+
+  it('gives the two doctors different specialties', async () => {
+    const specialtiesOf = async (email: string): Promise<string[]> => {
+      const rows = await database.db.db
+        .select({ name: specialties.nameEs })
+        .from(doctorSpecialties)
+        .innerJoin(users, eq(users.id, doctorSpecialties.doctorUserId))
+        .innerJoin(specialties, eq(specialties.id, doctorSpecialties.specialtyId))
+        .where(eq(users.email, email));
+      return rows.map((row) => row.name).sort();
+    };
+    const first = await specialtiesOf('medico1@example.com');
+    const second = await specialtiesOf('medico2@example.com');
+    expect(first.length).toBeGreaterThan(0);
+    expect(second.length).toBeGreaterThan(0);
+    expect(first.filter((name) => second.includes(name))).toEqual([]);
+  });
+
+  it('lets every demo account sign in with the demo password, with its role', async () => {
+    for (const account of demoAccounts) {
+      const client = await signIn(app, { email: account.email, password: demoPassword, totpSecret: null });
+      expect(client.me.roles.map((role) => role.key)).toEqual([account.role]);
+      expect(client.me.session.mfaEnrollmentRequired).toBe(false);
+    }
+    const adminRows = await database.db.db
+      .select({ email: users.email })
+      .from(userRoles)
+      .innerJoin(users, eq(users.id, userRoles.userId))
+      .innerJoin(roles, eq(roles.id, userRoles.roleId))
+      .where(eq(roles.key, 'admin'));
+    expect(adminRows).toEqual([{ email: 'admin@example.com' }]);
+  });
+
+  it('creates nothing when the database already has users', async () => {
+    const other = await createTestDatabase();
+    try {
+      await seedSystemData(other.db.db, new Date());
+      await other.db.db.insert(users).values({
+        email: 'someone@example.test',
+        name: 'Someone',
+        language: 'es',
+        timeZone: 'UTC',
+        status: 'active',
+      });
+      expect(await prepareDatabase(other.db, config, new Date())).toEqual({
+        hasDemoData: false,
+        hasUsers: true,
+      });
+      expect(await other.db.db.select().from(users)).toHaveLength(1);
+    } finally {
+      await other.dispose();
+    }
+  });
+});

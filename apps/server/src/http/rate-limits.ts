@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+
+const minute = 60_000;
+
+/**
+ * Per-route limits (docs/IDENTITY.md, "Abuse"). Keyed by client IP unless
+ * stated; the MFA and password-change limits are keyed by session, which a
+ * caller cannot multiply without signing in again.
+ */
+export const rateLimits = {
+  /** Every sign-in attempt, whatever the outcome: bounds the hashing work one address can cause. */
+  login: { max: 30, timeWindow: minute },
+  /**
+   * Failed sign-ins (wrong password or code, locked email) per address. Only failures count, so a
+   * clinic whose staff share one public address can still sign everyone in at 8 o'clock.
+   */
+  failedLogin: {
+    max: 10,
+    timeWindow: minute,
+    keyGenerator: (request: FastifyRequest): string => `failed-sign-in:${request.ip}`,
+  },
+  register: { max: 5, timeWindow: 10 * minute },
+  emailedLink: { max: 5, timeWindow: 15 * minute },
+  /** Looking an invitation up (the page may be reloaded a few times). */
+  tokenLookup: { max: 30, timeWindow: 15 * minute },
+  perSession: {
+    max: 10,
+    timeWindow: 15 * minute,
+    keyGenerator: (request: FastifyRequest): string => `session:${request.actor?.sessionId ?? request.ip}`,
+  },
+} as const;

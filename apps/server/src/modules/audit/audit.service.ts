@@ -1,0 +1,62 @@
+import type { Database } from '../../db/client.js';
+import type { RequestMeta } from '../context.js';
+import { insertAuditEvent } from './audit.repository.js';
+
+/** Every action the audit trail records (docs/IDENTITY.md lists them). */
+export const auditActions = [
+  'auth.register',
+  'auth.email_verified',
+  'auth.login',
+  'auth.login_failed',
+  'auth.lockout',
+  'auth.logout',
+  'auth.password_reset_requested',
+  'auth.password_reset',
+  'auth.password_changed',
+  'auth.mfa_enabled',
+  'auth.mfa_disabled',
+  'auth.mfa_recovery_codes_regenerated',
+  'auth.session_revoked',
+  'user.created',
+  'user.invited',
+  'user.invitation_accepted',
+  'user.unlocked',
+  'user.roles_changed',
+  'profile.updated',
+  'access.denied',
+] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+export interface AuditEventInput {
+  action: AuditAction;
+  outcome?: 'success' | 'failure' | 'denied';
+  targetType?: string | null;
+  targetId?: string | null;
+  details?: Record<string, unknown>;
+  /** Defaults to the signed-in actor; set it when the actor is known otherwise (sign-in). */
+  actorUserId?: string | null;
+}
+
+/**
+ * Writes an audit event: who (actor), what (action, target), when, from where
+ * (IP, user agent, request id) and the outcome. Used by every module; the
+ * database refuses to change or delete what it writes.
+ */
+export async function recordAuditEvent(
+  db: Database,
+  context: { now: () => Date; actorUserId: string | null; request: RequestMeta },
+  event: AuditEventInput,
+): Promise<void> {
+  await insertAuditEvent(db, {
+    at: context.now(),
+    actorUserId: event.actorUserId === undefined ? context.actorUserId : event.actorUserId,
+    actorIp: context.request.ip,
+    userAgent: context.request.userAgent,
+    requestId: context.request.requestId,
+    action: event.action,
+    targetType: event.targetType ?? null,
+    targetId: event.targetId ?? null,
+    outcome: event.outcome ?? 'success',
+    details: event.details ?? {},
+  });
+}

@@ -1,0 +1,181 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents } from '../../db/schema.js';
+import { currentTotp } from '../../lib/totp.js';
+import { createAdmin } from '../../cli/create-admin.js';
+import {
+  auditEventsOf,
+  createUser,
+  latestEmail,
+  send,
+  signIn,
+  testPassword,
+  tokenFromEmail,
+} from '../../test/factories.js';
+import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { auditActions, recordAuditEvent } from './audit.service.js';
+
+let context: TestContext;
+let offsetMs = 0;
+
+beforeAll(async () => {
+  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs) });
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+/** The database's own message for a failed statement (drizzle wraps it as the cause). */
+async function failureOf(statement: Promise<unknown>): Promise<string> {
+  try {
+    await statement;
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+    return `${error instanceof Error ? error.message : String(error)} ${cause}`;
+  }
+  return 'no error';
+}
+
+describe('audit trail storage', () => {
+  it('records who, what, which record, when, from where and the outcome', async () => {
+    await recordAuditEvent(
+      context.db.db,
+      {
+        now: () => new Date('2026-02-03T04:05:06.000Z'),
+        actorUserId: null,
+        request: { ip: '203.0.113.7', userAgent: 'UA', requestId: 'req-1' },
+      },
+      {
+        action: 'auth.login_failed',
+        outcome: 'failure',
+        targetType: 'user',
+        targetId: 'u-1',
+        details: { email: 'a@b.c' },
+      },
+    );
+    const [event] = (await auditEventsOf(context.app, 'auth.login_failed')).filter(
+      (row) => row.requestId === 'req-1',
+    );
+    expect(event).toMatchObject({
+      at: new Date('2026-02-03T04:05:06.000Z'),
+      actorUserId: null,
+      actorIp: '203.0.113.7',
+      userAgent: 'UA',
+      action: 'auth.login_failed',
+      targetType: 'user',
+      targetId: 'u-1',
+      outcome: 'failure',
+      details: { email: 'a@b.c' },
+    });
+  });
+
+  it('refuses UPDATE, DELETE and TRUNCATE at the database', async () => {
+    const db = context.db.db;
+    await recordAuditEvent(
+      db,
+      { now: () => new Date(), actorUserId: null, request: { ip: null, userAgent: null, requestId: null } },
+      { action: 'auth.logout' },
+    );
+    const before = await db.select({ count: sql<number>`count(*)::int` }).from(auditEvents);
+    expect(await failureOf(db.update(auditEvents).set({ action: 'auth.login' }))).toMatch(
+      /append-only: UPDATE/,
+    );
+    expect(await failureOf(db.delete(auditEvents))).toMatch(/append-only: DELETE/);
+    expect(await failureOf(db.execute(sql`truncate audit_events`))).toMatch(/append-only: TRUNCATE/);
+    expect(
+      await failureOf(
+        db.execute(sql`delete from audit_events where id = (select min(id) from audit_events)`),
+      ),
+    ).toMatch(/append-only/);
+    const after = await db.select({ count: sql<number>`count(*)::int` }).from(auditEvents);
+    expect(after).toEqual(before);
+  });
+});
+
+describe('audited actions', () => {
+  it('writes an event for every action docs/IDENTITY.md lists', async () => {
+    const app = context.app;
+    // Registration and verification.
+    const email = `auditada.${Date.now().toString(36)}@example.test`;
+    await send(app, 'POST', '/api/v1/auth/register', {
+      body: {
+        name: 'Paciente Auditada',
+        email,
+        password: testPassword,
+        phone: '+52 55 0000 0000',
+        dateOfBirth: '1980-01-01',
+        language: 'es',
+        timeZone: 'UTC',
+        acceptTerms: true,
+        acceptTelemedicineConsent: true,
+      },
+    });
+    await send(app, 'POST', '/api/v1/auth/verify-email', {
+      body: { token: tokenFromEmail(await latestEmail(app, email, 'verify-email')) },
+    });
+    // Failures and a lockout, then an admin unlock.
+    const admin = await signIn(app, await createUser(app, { roles: ['admin'] }));
+    for (let round = 0; round < 5; round += 1) {
+      await send(app, 'POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Password-1' } });
+    }
+    const [patient] = await context.db.db.query.users.findMany({
+      where: (users, { eq }) => eq(users.email, email),
+    });
+    await send(app, 'POST', `/api/v1/users/${patient!.id}/unlock`, { session: admin.token });
+    // Reset, sign-in, password change, profile, MFA, sessions, logout.
+    await send(app, 'POST', '/api/v1/auth/password/forgot', { body: { email } });
+    const newPassword = 'Clave-Reiniciada-2026';
+    await send(app, 'POST', '/api/v1/auth/password/reset', {
+      body: { token: tokenFromEmail(await latestEmail(app, email, 'reset-password')), password: newPassword },
+    });
+    const client = await signIn(app, { email, password: newPassword, totpSecret: null });
+    const changed = await send(app, 'POST', '/api/v1/me/password', {
+      session: client.token,
+      body: { currentPassword: newPassword, newPassword: testPassword },
+    });
+    const session = (await signIn(app, { email, password: testPassword, totpSecret: null })).token;
+    expect(changed.statusCode).toBe(204);
+    await send(app, 'PATCH', '/api/v1/me', { session, body: { name: 'Paciente Renombrada' } });
+    const setup = (await send(app, 'POST', '/api/v1/me/mfa/setup', { session })).json<{ secret: string }>();
+    const code = async (): Promise<string> => {
+      offsetMs += 60_000;
+      return currentTotp(setup.secret, app.services.now());
+    };
+    await send(app, 'POST', '/api/v1/me/mfa/enable', { session, body: { code: await code() } });
+    await send(app, 'POST', '/api/v1/me/mfa/recovery-codes', { session, body: { code: await code() } });
+    await send(app, 'POST', '/api/v1/me/mfa/disable', {
+      session,
+      body: { password: testPassword, code: await code() },
+    });
+    await send(app, 'POST', '/api/v1/me/sessions/revoke-others', { session });
+    await send(app, 'GET', '/api/v1/outbox', { session });
+    await send(app, 'POST', '/api/v1/auth/logout', { session });
+    // Administration: invitation, acceptance, roles; the command-line admin.
+    const invitee = `invitada.${Date.now().toString(36)}@example.test`;
+    await send(app, 'POST', '/api/v1/invitations', {
+      session: admin.token,
+      body: { email: invitee, name: 'Dra. Invitada', roleKeys: ['doctor'], language: 'es' },
+    });
+    await send(app, 'POST', '/api/v1/auth/invitations/accept', {
+      body: {
+        token: tokenFromEmail(await latestEmail(app, invitee, 'invitation')),
+        password: testPassword,
+        acceptTerms: true,
+      },
+    });
+    await send(app, 'PUT', `/api/v1/users/${patient!.id}/roles`, {
+      session: admin.token,
+      body: { roleKeys: ['patient', 'staff'] },
+    });
+    await createAdmin(context.db, app.services.passwords, {
+      email: `cli.${Date.now().toString(36)}@example.test`,
+      name: 'Admin Consola',
+      password: testPassword,
+    });
+
+    const rows = await context.db.db.selectDistinct({ action: auditEvents.action }).from(auditEvents);
+    const written = new Set(rows.map((row) => row.action));
+    expect(auditActions.filter((action) => !written.has(action))).toEqual([]);
+  });
+});

@@ -1,0 +1,110 @@
+import type { Language } from '@telemedicina/shared';
+import type { FastifyBaseLogger } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { DatabaseClient } from '../../db/client.js';
+import { insertOutboxMessage, updateOutboxStatus } from './email.repository.js';
+
+export interface OutgoingEmail {
+  to: string;
+  language: Language;
+  template: string;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * Stores every message in `email_outbox` (admins read it at /admin/outbox,
+ * tests read links from it). With SMTP configured the message is queued and
+ * sent in the background, so a request never waits for a mail server (and
+ * its timing never tells whether an email went out); the row then records
+ * `sent` or `failed` with the error.
+ */
+export interface Mailer {
+  /** Stores the message (and starts delivery); resolves with its outbox id. */
+  send(message: OutgoingEmail): Promise<string>;
+  /** Resolves once every delivery started so far has finished (tests, shutdown). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface MailerOptions {
+  db: DatabaseClient;
+  smtpUrl: string | null;
+  from: string;
+  now: () => Date;
+  logger: FastifyBaseLogger;
+}
+
+export function createMailer(options: MailerOptions): Mailer {
+  const transport =
+    options.smtpUrl === null
+      ? null
+      : nodemailer.createTransport({
+          url: options.smtpUrl,
+          // Fail a delivery in seconds rather than holding it open for minutes.
+          connectionTimeout: 10_000,
+          greetingTimeout: 10_000,
+          socketTimeout: 20_000,
+        });
+  const pending = new Set<Promise<void>>();
+
+  const deliver = async (id: string, message: OutgoingEmail): Promise<void> => {
+    if (transport === null) {
+      return;
+    }
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+      });
+      await updateOutboxStatus(options.db.db, id, { status: 'sent', error: null, sentAt: options.now() });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      options.logger.warn({ outboxId: id, err: error }, 'email delivery failed');
+      await updateOutboxStatus(options.db.db, id, {
+        status: 'failed',
+        error: reason.slice(0, 500),
+        sentAt: null,
+      }).catch((updateError: unknown) => {
+        options.logger.error({ err: updateError }, 'could not record the failed delivery');
+      });
+    }
+  };
+
+  return {
+    send: async (message) => {
+      const row = await insertOutboxMessage(options.db.db, {
+        toAddress: message.to,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        language: message.language,
+        template: message.template,
+        status: transport === null ? 'stored' : 'queued',
+        error: null,
+        createdAt: options.now(),
+        sentAt: null,
+      });
+      if (transport !== null) {
+        const delivery = deliver(row.id, message).finally(() => pending.delete(delivery));
+        pending.add(delivery);
+      }
+      return row.id;
+    },
+    idle: async () => {
+      while (pending.size > 0) {
+        await Promise.all([...pending]);
+      }
+    },
+    close: async () => {
+      while (pending.size > 0) {
+        await Promise.all([...pending]);
+      }
+      transport?.close();
+    },
+  };
+}

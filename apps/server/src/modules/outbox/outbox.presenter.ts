@@ -1,0 +1,20 @@
+import type { OutboxItem, OutboxMessage } from '@telemedicina/shared';
+import type { OutboxRow } from '../email/email.repository.js';
+
+export function presentOutboxItem(row: OutboxRow): OutboxItem {
+  return {
+    id: row.id,
+    to: row.toAddress,
+    subject: row.subject,
+    template: row.template,
+    language: row.language === 'en' ? 'en' : 'es',
+    status: row.status,
+    error: row.error,
+    createdAt: row.createdAt.toISOString(),
+    sentAt: row.sentAt?.toISOString() ?? null,
+  };
+}
+
+export function presentOutboxMessage(row: OutboxRow): OutboxMessage {
+  return { ...presentOutboxItem(row), html: row.html, text: row.text };
+}

@@ -1,0 +1,65 @@
+import {
+  errorResponseSchema,
+  listQuerySchema,
+  outboxItemSchema,
+  outboxMessageSchema,
+  pageOf,
+} from '@telemedicina/shared';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contextFor } from '../../http/service-context.js';
+import type { AppServices } from '../context.js';
+import { presentOutboxItem, presentOutboxMessage } from './outbox.presenter.js';
+import { getOutboxMessage, listOutboxMessages } from './outbox.service.js';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+
+/** The email outbox, for admins (`outbox.read`). */
+export const outboxRoutes: FastifyPluginCallbackZod<{ services: AppServices }> = (
+  app,
+  { services },
+  done,
+) => {
+  app.get(
+    '/outbox',
+    {
+      config: { access: { anyOf: ['outbox.read'] } },
+      schema: {
+        tags: ['outbox'],
+        summary: 'Stored emails, newest first',
+        querystring: listQuerySchema,
+        response: { 200: pageOf(outboxItemSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await listOutboxMessages(contextFor(services, request), request.query);
+      return {
+        data: rows.map(presentOutboxItem),
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+        total,
+      };
+    },
+  );
+
+  app.get(
+    '/outbox/:id',
+    {
+      config: { access: { anyOf: ['outbox.read'] } },
+      schema: {
+        tags: ['outbox'],
+        summary: 'One stored email with its HTML and text',
+        params: z.object({ id: z.string().max(64) }),
+        response: { 200: outboxMessageSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentOutboxMessage(await getOutboxMessage(contextFor(services, request), request.params.id)),
+  );
+  done();
+};

@@ -1,0 +1,130 @@
+import { errorResponseSchema, outboxItemSchema, outboxMessageSchema, pageOf } from '@telemedicina/shared';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
+import { createTestContext, type TestContext } from '../../test/test-context.js';
+
+let context: TestContext;
+let admin: SignedInClient;
+const pageSchema = pageOf(outboxItemSchema);
+let clock = new Date('2026-06-01T10:00:00.000Z');
+
+beforeAll(async () => {
+  context = await createTestContext({ now: () => clock });
+  // 25 messages a minute apart, so the order is known.
+  for (let index = 0; index < 25; index += 1) {
+    clock = new Date(Date.parse('2026-06-01T10:00:00.000Z') + index * 60_000);
+    await context.app.services.mailer.send({
+      to: index % 5 === 0 ? `especial${index}@example.test` : `persona${index}@example.test`,
+      language: index % 2 === 0 ? 'es' : 'en',
+      template: 'verify-email',
+      subject: index === 7 ? 'Asunto con 100% _raro_' : `Mensaje número ${index}`,
+      html: `<p>HTML ${index}</p>`,
+      text: `Texto ${index}`,
+    });
+  }
+  clock = new Date('2026-06-01T12:00:00.000Z');
+  admin = await signIn(context.app, await createUser(context.app, { roles: ['admin'] }));
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+describe('GET /outbox', () => {
+  it('lists stored messages newest first, paged', async () => {
+    const first = await send(context.app, 'GET', '/api/v1/outbox?page=1&pageSize=10', {
+      session: admin.token,
+    });
+    expect(first.statusCode).toBe(200);
+    const page = pageSchema.parse(first.json());
+    expect(page.page).toBe(1);
+    expect(page.pageSize).toBe(10);
+    expect(page.total).toBe(25);
+    expect(page.data).toHaveLength(10);
+    expect(page.data[0]).toMatchObject({
+      subject: 'Mensaje número 24',
+      status: 'stored',
+      template: 'verify-email',
+      sentAt: null,
+    });
+    const last = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox?page=3&pageSize=10', { session: admin.token })).json(),
+    );
+    expect(last.data.map((item) => item.subject)).toEqual([
+      'Mensaje número 4',
+      'Mensaje número 3',
+      'Mensaje número 2',
+      'Mensaje número 1',
+      'Mensaje número 0',
+    ]);
+  });
+
+  it('defaults to page 1 of 20', async () => {
+    const page = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox', { session: admin.token })).json(),
+    );
+    expect([page.page, page.pageSize, page.data.length]).toEqual([1, 20, 20]);
+  });
+
+  it('searches recipient and subject, case-insensitively, with LIKE wildcards taken literally', async () => {
+    const byRecipient = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox?q=ESPECIAL', { session: admin.token })).json(),
+    );
+    expect(byRecipient.total).toBe(5);
+    expect(byRecipient.data.every((item) => item.to.startsWith('especial'))).toBe(true);
+    const bySubject = pageSchema.parse(
+      (
+        await send(context.app, 'GET', `/api/v1/outbox?q=${encodeURIComponent('número 1')}`, {
+          session: admin.token,
+        })
+      ).json(),
+    );
+    expect(bySubject.total).toBe(11);
+    const literal = pageSchema.parse(
+      (
+        await send(context.app, 'GET', `/api/v1/outbox?q=${encodeURIComponent('100%')}`, {
+          session: admin.token,
+        })
+      ).json(),
+    );
+    expect(literal.data.map((item) => item.subject)).toEqual(['Asunto con 100% _raro_']);
+    const underscore = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox?q=_', { session: admin.token })).json(),
+    );
+    expect(underscore.total).toBe(1);
+  });
+
+  it('refuses a page size over 100 with 400', async () => {
+    const response = await send(context.app, 'GET', '/api/v1/outbox?pageSize=500', { session: admin.token });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      error: {
+        code: 'VALIDATION_FAILED',
+        details: { issues: [{ location: 'querystring', path: 'pageSize' }] },
+      },
+    });
+  });
+});
+
+describe('GET /outbox/:id', () => {
+  it('answers one message with its HTML and text', async () => {
+    const [item] = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox?pageSize=1', { session: admin.token })).json(),
+    ).data;
+    const response = await send(context.app, 'GET', `/api/v1/outbox/${item!.id}`, { session: admin.token });
+    expect(response.statusCode).toBe(200);
+    expect(outboxMessageSchema.parse(response.json())).toMatchObject({
+      id: item!.id,
+      html: '<p>HTML 24</p>',
+      text: 'Texto 24',
+    });
+  });
+
+  it('answers 404 for an unknown or malformed id', async () => {
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nope']) {
+      const response = await send(context.app, 'GET', `/api/v1/outbox/${id}`, { session: admin.token });
+      expect(response.statusCode).toBe(404);
+      expect(errorResponseSchema.parse(response.json()).error.code).toBe('NOT_FOUND');
+    }
+  });
+});
