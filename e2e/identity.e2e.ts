@@ -114,7 +114,8 @@ describe('identity journeys in the browser', () => {
     const secret = await page.getByTestId('mfa-setup-secret').getAttribute('data-secret');
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await screenshot(page, 'identity-mfa-setup-es-desktop');
-    await page.getByTestId('mfa-setup-code').fill(totp(secret!));
+    const enrolledWith = totp(secret!);
+    await page.getByTestId('mfa-setup-code').fill(enrolledWith);
     await page.getByTestId('mfa-setup-confirm').click();
     await page.getByTestId('mfa-recovery-codes').waitFor();
     expect(await page.getByTestId('mfa-recovery-code').count()).toBe(10);
@@ -128,7 +129,11 @@ describe('identity journeys in the browser', () => {
     await page.getByTestId('signin-mfa-step').waitFor();
     await page.getByTestId('signin-mfa-code').fill('000000' === totp(secret!) ? '111111' : '000000');
     await page.getByTestId('signin-mfa-submit').click();
-    await expect.poll(() => page.getByTestId('signin-error').getAttribute('data-code')).toBe('MFA_INVALID');
+    // A wrong code is shown on the code field itself.
+    await expect.poll(() => page.getByTestId('signin-mfa-code').getAttribute('aria-invalid')).toBe('true');
+    // A code is accepted once (replay protection): wait for the authenticator's next code.
+    const enrolmentCode = enrolledWith;
+    await expect.poll(() => totp(secret!), { timeout: 35_000, interval: 500 }).not.toBe(enrolmentCode);
     await page.getByTestId('signin-mfa-code').fill(totp(secret!));
     await page.getByTestId('signin-mfa-submit').click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
@@ -189,6 +194,7 @@ describe('identity screens, both languages, desktop and phone', () => {
         await page.getByTestId(ready).waitFor();
         await screenshot(page, `identity-${name}-${lang}-${viewport}`);
       }
+      await page.goto(`${server.baseUrl}/`);
       await signIn(page, 'admin@example.com');
       await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
       // The admin's saved language is Spanish; choose the screenshot language as a person would.

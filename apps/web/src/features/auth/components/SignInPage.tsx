@@ -313,6 +313,7 @@ function SecondFactorStep({
             icon={<IconAlertCircle />}
             role="alert"
             data-testid="signin-error"
+            data-code={failure instanceof ApiError ? failure.code : ''}
           >
             {errorText(failure)}
           </Alert>
