@@ -189,6 +189,7 @@ describe('identity screens, both languages, desktop and phone', () => {
         ['/', 'signin', 'signin-email'],
         ['/register', 'register', 'register-email'],
         ['/forgot-password', 'forgot', 'forgot-password-email'],
+        ['/reset-password?token=screenshot-token-that-is-long-enough', 'reset', 'reset-password-password'],
       ] as const) {
         await page.goto(`${server.baseUrl}${path}`);
         await page.getByTestId(ready).waitFor();
@@ -210,6 +211,11 @@ describe('identity screens, both languages, desktop and phone', () => {
         await page.waitForLoadState('networkidle');
         await screenshot(page, `identity-${name}-${lang}-${viewport}`);
       }
+      // The second-factor setup step (QR code and manual key), left unconfirmed.
+      await page.goto(`${server.baseUrl}/admin/profile/security`);
+      await page.getByTestId('mfa-setup-start').click();
+      await page.getByTestId('mfa-setup-qr').waitFor();
+      await screenshot(page, `identity-mfa-setup-${lang}-${viewport}`);
       await page.context().close();
     }
   });
