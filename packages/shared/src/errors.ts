@@ -31,6 +31,12 @@ export const errorCodes = [
   'PASSWORD_INCORRECT',
   'SESSION_EXPIRED',
   'LAST_ADMIN',
+  // Administration
+  'ROLE_IN_USE',
+  'SPECIALTY_IN_USE',
+  'SYSTEM_ROLE_LOCKED',
+  'CANNOT_CHANGE_SELF',
+  'ALREADY_EXISTS',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

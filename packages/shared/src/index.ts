@@ -7,3 +7,4 @@ export * from './permission-check.js';
 export * from './auth.js';
 export * from './password-policy.js';
 export * from './permission-catalogue.js';
+export * from './admin.js';

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { DatabaseKind } from '@telemedicina/shared';
 import { sql } from 'drizzle-orm';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -14,6 +16,9 @@ import { acquireDataDirLock, type DataDirLock } from './data-dir-lock.js';
 import * as schema from './schema.js';
 
 export type DatabaseSchema = typeof schema;
+/** The contrib extensions the migrations create (bundled with PGlite; trusted extensions on PostgreSQL). */
+export const pgliteExtensions = { pg_trgm, btree_gist };
+
 /** The drizzle database, typed the same for PGlite and node-postgres so repositories work on both. */
 export type Database = PgDatabase<PgQueryResultHKT, DatabaseSchema>;
 
@@ -92,11 +97,13 @@ async function openPglite(dataDir: string | null, loadDataDir: Blob | undefined)
   let lock: DataDirLock | null = null;
   let client: PGlite;
   if (dataDir === null) {
-    client = await PGlite.create(loadDataDir === undefined ? {} : { loadDataDir });
+    client = await PGlite.create(
+      loadDataDir === undefined ? { extensions: pgliteExtensions } : { loadDataDir, extensions: pgliteExtensions },
+    );
   } else {
     lock = await acquireDataDirLock(dataDir);
     try {
-      client = await PGlite.create(path.join(dataDir, 'pglite'));
+      client = await PGlite.create(path.join(dataDir, 'pglite'), { extensions: pgliteExtensions });
     } catch (error) {
       await lock.release();
       throw error;

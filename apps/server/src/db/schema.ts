@@ -11,6 +11,7 @@ export const appMeta = pgTable('app_meta', {
   updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
+export * from './tables/appointments.js';
 export * from './tables/audit.js';
 export * from './tables/clinic.js';
 export * from './tables/email.js';

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { openDatabase, type DatabaseClient } from '../db/client.js';
+import { openDatabase, pgliteExtensions, type DatabaseClient } from '../db/client.js';
 import { migrationsFolder, serverPackageRoot } from '../paths.js';
 
 export interface TestDatabase {
@@ -70,7 +70,7 @@ async function pgliteTemplate(): Promise<Blob> {
   } catch {
     // Not made yet.
   }
-  const client = await PGlite.create();
+  const client = await PGlite.create({ extensions: pgliteExtensions });
   try {
     await migrate(drizzle({ client }), { migrationsFolder });
     const dump = await client.dumpDataDir('none');

@@ -28,8 +28,13 @@ export const specialties = pgTable(
     nameEs: text().notNull(),
     nameEn: text().notNull(),
     active: boolean().notNull().default(true),
+    createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('specialties_name_es_key').on(table.nameEs)],
+  (table) => [
+    // Names are unique whatever their case, in each language.
+    uniqueIndex('specialties_name_es_key').on(sql`lower(${table.nameEs})`),
+    uniqueIndex('specialties_name_en_key').on(sql`lower(${table.nameEn})`),
+  ],
 );
 
 /** The doctor-specific part of a user; the doctors issue extends it (bio, photo, fees…). */

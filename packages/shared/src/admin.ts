@@ -1,0 +1,396 @@
+import { z } from 'zod';
+import {
+  languageSchema,
+  listQuerySchema,
+  pageOf,
+  personNameSchema,
+  phoneSchema,
+  roleSummarySchema,
+  timeZoneSchema,
+  userSchema,
+} from './auth.js';
+
+/**
+ * Contracts of the administration area (issue 5): users, roles, specialties,
+ * clinic settings, audit log, dashboard and the header's global search.
+ * Every list endpoint takes `listQuerySchema` (page, pageSize ≤ 100, q) plus
+ * its own filters and a validated `sort`/`order`; bad values answer 400
+ * VALIDATION_FAILED with the `validation.*` message keys used here.
+ */
+
+export const sortOrderSchema = z.enum(['asc', 'desc'], { message: 'validation.order' }).default('asc');
+export type SortOrder = z.infer<typeof sortOrderSchema>;
+
+/** A `YYYY-MM-DD` calendar date. */
+export const calendarDateSchema = z.iso.date({ message: 'validation.date' });
+
+// ---------------------------------------------------------------- users
+
+/** `locked` = active account with a sign-in lockout in force (derived, not stored). */
+export const adminUserStatusFilterSchema = z.enum(['active', 'pending', 'disabled', 'locked'], {
+  message: 'validation.status',
+});
+export const adminUserSortSchema = z
+  .enum(['name', 'email', 'createdAt', 'lastSignInAt', 'status'], { message: 'validation.sort' })
+  .default('name');
+
+/** `GET /users` and `GET /users/export.csv` (the export ignores page and pageSize). */
+export const adminUserListQuerySchema = listQuerySchema.extend({
+  /** A role key (`admin`, `doctor`, a custom role's key). */
+  role: z.string().trim().min(1).max(64).optional(),
+  status: adminUserStatusFilterSchema.optional(),
+  sort: adminUserSortSchema,
+  order: sortOrderSchema,
+});
+export type AdminUserListQuery = z.infer<typeof adminUserListQuerySchema>;
+
+export const adminUserSchema = userSchema.extend({
+  roles: z.array(roleSummarySchema),
+  /** End of a sign-in lockout in force, else null. */
+  lockedUntil: z.string().nullable(),
+  lastSignInAt: z.string().nullable(),
+  disabledAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserPageSchema = pageOf(adminUserSchema);
+export type AdminUserPage = z.infer<typeof adminUserPageSchema>;
+
+/** `PATCH /users/:id`: an admin edits someone's profile (roles go through `PUT /users/:id/roles`). */
+export const adminUpdateUserRequestSchema = z
+  .object({
+    name: personNameSchema,
+    phone: phoneSchema.nullable(),
+    language: languageSchema,
+    timeZone: timeZoneSchema,
+  })
+  .partial()
+  .strict();
+export type AdminUpdateUserRequest = z.infer<typeof adminUpdateUserRequestSchema>;
+
+// ---------------------------------------------------------------- roles
+
+export const roleKeySchema = z
+  .string()
+  .trim()
+  .regex(/^[a-z][a-z0-9_-]{1,47}$/, { message: 'validation.roleKey' });
+
+export const roleNameSchema = z
+  .string()
+  .trim()
+  .min(2, { message: 'validation.nameTooShort' })
+  .max(80, { message: 'validation.nameTooLong' });
+
+export const localizedNameSchema = z.object({ es: roleNameSchema, en: roleNameSchema });
+export type LocalizedName = z.infer<typeof localizedNameSchema>;
+
+export const roleSchema = z.object({
+  id: z.string(),
+  key: z.string(),
+  name: z.object({ es: z.string(), en: z.string() }),
+  /** admin, doctor, staff, patient: cannot be deleted; the admin role's grants cannot be edited. */
+  system: z.boolean(),
+  permissions: z.array(z.string()),
+  userCount: z.number().int().nonnegative(),
+  createdAt: z.string(),
+});
+export type Role = z.infer<typeof roleSchema>;
+export const rolePageSchema = pageOf(roleSchema);
+export type RolePage = z.infer<typeof rolePageSchema>;
+
+export const roleListQuerySchema = listQuerySchema.extend({
+  sort: z.enum(['name', 'key', 'userCount', 'createdAt'], { message: 'validation.sort' }).default('name'),
+  order: sortOrderSchema,
+});
+export type RoleListQuery = z.infer<typeof roleListQuerySchema>;
+
+/** Permission names are checked against the catalogue by the server (unknown → 400). */
+export const rolePermissionsSchema = z.array(z.string().min(1).max(64)).max(200);
+
+export const createRoleRequestSchema = z
+  .object({ key: roleKeySchema, name: localizedNameSchema, permissions: rolePermissionsSchema })
+  .strict();
+export type CreateRoleRequest = z.infer<typeof createRoleRequestSchema>;
+
+export const updateRoleRequestSchema = z
+  .object({ name: localizedNameSchema, permissions: rolePermissionsSchema })
+  .partial()
+  .strict();
+export type UpdateRoleRequest = z.infer<typeof updateRoleRequestSchema>;
+
+// ---------------------------------------------------------------- specialties
+
+export const specialtySchema = z.object({
+  id: z.string(),
+  name: z.object({ es: z.string(), en: z.string() }),
+  active: z.boolean(),
+  doctorCount: z.number().int().nonnegative(),
+  createdAt: z.string(),
+});
+export type Specialty = z.infer<typeof specialtySchema>;
+export const specialtyPageSchema = pageOf(specialtySchema);
+export type SpecialtyPage = z.infer<typeof specialtyPageSchema>;
+
+export const specialtyListQuerySchema = listQuerySchema.extend({
+  active: z.enum(['true', 'false'], { message: 'validation.invalid' }).optional(),
+  sort: z.enum(['name', 'doctorCount', 'createdAt'], { message: 'validation.sort' }).default('name'),
+  order: sortOrderSchema,
+  /** Which language's name `sort=name` orders by. */
+  language: languageSchema.optional(),
+});
+export type SpecialtyListQuery = z.infer<typeof specialtyListQuerySchema>;
+
+export const createSpecialtyRequestSchema = z
+  .object({ name: localizedNameSchema, active: z.boolean().default(true) })
+  .strict();
+export type CreateSpecialtyRequest = z.infer<typeof createSpecialtyRequestSchema>;
+export const updateSpecialtyRequestSchema = z
+  .object({ name: localizedNameSchema, active: z.boolean() })
+  .partial()
+  .strict();
+export type UpdateSpecialtyRequest = z.infer<typeof updateSpecialtyRequestSchema>;
+
+// ---------------------------------------------------------------- clinic settings
+
+/** File kinds an administrator can allow for documents and in-visit chat (checked by content). */
+export const uploadFileKinds = ['pdf', 'png', 'jpeg', 'webp', 'gif', 'heic', 'txt', 'docx'] as const;
+export const uploadFileKindSchema = z.enum(uploadFileKinds);
+export type UploadFileKind = z.infer<typeof uploadFileKindSchema>;
+
+/** The MIME type of each kind, for `accept` attributes and the uploader's checks. */
+export const uploadFileKindMimeTypes: Record<UploadFileKind, string> = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  gif: 'image/gif',
+  heic: 'image/heic',
+  txt: 'text/plain',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+};
+
+export const iceServerSchema = z
+  .object({
+    urls: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(300)
+          .regex(/^(stun|stuns|turn|turns):[^\s]+$/, { message: 'validation.iceUrl' }),
+      )
+      .min(1)
+      .max(10),
+    username: z.string().max(200).optional(),
+    credential: z.string().max(200).optional(),
+  })
+  .strict();
+export type IceServer = z.infer<typeof iceServerSchema>;
+
+const minutes = (max: number) =>
+  z
+    .number({ message: 'validation.number' })
+    .int({ message: 'validation.integer' })
+    .min(1, { message: 'validation.range' })
+    .max(max, { message: 'validation.range' });
+
+export const clinicSettingsSchema = z.object({
+  clinic: z.object({
+    name: z.string().trim().min(2, { message: 'validation.nameTooShort' }).max(120, { message: 'validation.nameTooLong' }),
+    /** Read only here; changed through `PUT /settings/logo` and `DELETE /settings/logo`. */
+    logoUrl: z.string().nullable(),
+    timeZone: timeZoneSchema,
+    language: languageSchema,
+  }),
+  sessions: z.object({
+    idleMinutesStaff: minutes(24 * 60),
+    idleMinutesPatient: minutes(24 * 60),
+  }),
+  security: z.object({
+    /** Role keys whose users must enrol a second factor. */
+    mfaRequiredRoles: z.array(z.string().min(1).max(64)).max(50),
+  }),
+  booking: z.object({
+    /** A patient cannot book closer than this to the start. */
+    minimumNoticeMinutes: z.number().int().min(0, { message: 'validation.range' }).max(30 * 24 * 60, { message: 'validation.range' }),
+    /** A patient can cancel or reschedule up to this many hours before the start. */
+    cancellationWindowHours: z.number().int().min(0, { message: 'validation.range' }).max(30 * 24, { message: 'validation.range' }),
+    /** Visit lengths doctors can choose from, in minutes, ascending, no duplicates. */
+    visitLengths: z.array(minutes(240)).min(1).max(12),
+    defaultVisitMinutes: minutes(240),
+  }),
+  uploads: z.object({
+    maxFileSizeMb: z.number().int().min(1, { message: 'validation.range' }).max(100, { message: 'validation.range' }),
+    allowedKinds: z.array(uploadFileKindSchema).min(1).max(uploadFileKinds.length),
+    maxFilesPerUpload: z.number().int().min(1, { message: 'validation.range' }).max(20, { message: 'validation.range' }),
+  }),
+  video: z.object({
+    iceServers: z.array(iceServerSchema).max(10),
+  }),
+});
+export type ClinicSettings = z.infer<typeof clinicSettingsSchema>;
+
+/** `PATCH /settings`: any subset of sections, each section complete (logo excluded). */
+export const updateClinicSettingsRequestSchema = z
+  .object({
+    clinic: clinicSettingsSchema.shape.clinic.omit({ logoUrl: true }).strict(),
+    sessions: clinicSettingsSchema.shape.sessions.strict(),
+    security: clinicSettingsSchema.shape.security.strict(),
+    booking: clinicSettingsSchema.shape.booking.strict(),
+    uploads: clinicSettingsSchema.shape.uploads.strict(),
+    video: clinicSettingsSchema.shape.video.strict(),
+  })
+  .partial()
+  .strict();
+export type UpdateClinicSettingsRequest = z.infer<typeof updateClinicSettingsRequestSchema>;
+
+/** What every browser may know of the settings (added to `GET /config`). */
+export const publicClinicSettingsSchema = z.object({
+  name: z.string(),
+  logoUrl: z.string().nullable(),
+  timeZone: z.string(),
+  language: languageSchema,
+  uploads: clinicSettingsSchema.shape.uploads,
+});
+export type PublicClinicSettings = z.infer<typeof publicClinicSettingsSchema>;
+
+// ---------------------------------------------------------------- audit log
+
+export const auditOutcomeSchema = z.enum(['success', 'failure', 'denied'], { message: 'validation.invalid' });
+export type AuditOutcome = z.infer<typeof auditOutcomeSchema>;
+
+/** `GET /audit-events` and `GET /audit-events/export.csv`. Dates are inclusive, in the clinic's zone. */
+export const auditListQuerySchema = listQuerySchema.extend({
+  /** Actor's user id, or text matched against the actor's name or email. */
+  actor: z.string().trim().min(1).max(200).optional(),
+  /** Exact action (`user.disabled`) or a prefix ending in `.` / `*` (`user.`, `user.*`). */
+  action: z.string().trim().min(1).max(100).optional(),
+  targetType: z.string().trim().min(1).max(64).optional(),
+  targetId: z.string().trim().min(1).max(200).optional(),
+  outcome: auditOutcomeSchema.optional(),
+  from: calendarDateSchema.optional(),
+  to: calendarDateSchema.optional(),
+  order: z.enum(['asc', 'desc'], { message: 'validation.order' }).default('desc'),
+});
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+
+export const auditActorSchema = z.object({ id: z.string(), name: z.string(), email: z.string() });
+export const auditEventSchema = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  /** Null for anonymous events (failed sign-in of an unknown email); a deleted actor keeps their id. */
+  actorUserId: z.string().nullable(),
+  actor: auditActorSchema.nullable(),
+  actorIp: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  requestId: z.string().nullable(),
+  action: z.string(),
+  targetType: z.string().nullable(),
+  targetId: z.string().nullable(),
+  outcome: auditOutcomeSchema,
+  details: z.record(z.string(), z.unknown()),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+export const auditEventPageSchema = pageOf(auditEventSchema);
+export type AuditEventPage = z.infer<typeof auditEventPageSchema>;
+
+// ---------------------------------------------------------------- dashboard
+
+export const appointmentStatuses = [
+  'requested',
+  'confirmed',
+  'checked_in',
+  'in_progress',
+  'completed',
+  'cancelled',
+  'no_show',
+] as const;
+export const appointmentStatusSchema = z.enum(appointmentStatuses);
+export type AppointmentStatus = z.infer<typeof appointmentStatusSchema>;
+
+/** `GET /dashboard?from=&to=`: inclusive dates in the clinic's time zone, at most 366 days. */
+export const dashboardQuerySchema = z.object({
+  from: calendarDateSchema.optional(),
+  to: calendarDateSchema.optional(),
+});
+export type DashboardQuery = z.infer<typeof dashboardQuerySchema>;
+
+export const dashboardResponseSchema = z.object({
+  range: z.object({ from: z.string(), to: z.string(), timeZone: z.string() }),
+  totals: z.object({
+    activeUsers: z.number().int(),
+    patients: z.number().int(),
+    doctors: z.number().int(),
+    /** Appointments starting in the range, any status. */
+    appointments: z.number().int(),
+    completed: z.number().int(),
+    noShows: z.number().int(),
+    cancelled: z.number().int(),
+    /** no-shows ÷ (completed + no-shows), null when both are 0. */
+    noShowRate: z.number().nullable(),
+    /** Mean seconds from check-in to admission, null when no visit was admitted in the range. */
+    averageWaitSeconds: z.number().nullable(),
+    /** Patient accounts created in the range. */
+    newPatients: z.number().int(),
+  }),
+  /** One row per day of the range (days without appointments included, all zeros). */
+  appointmentsPerDay: z.array(
+    z.object({ date: z.string() }).extend(
+      Object.fromEntries(appointmentStatuses.map((status) => [status, z.number().int()])) as Record<
+        AppointmentStatus,
+        z.ZodNumber
+      >,
+    ),
+  ),
+  newPatientsPerDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
+  /** Doctors with at least one appointment in the range, most visits first (at most 20). */
+  visitsPerDoctor: z.array(
+    z.object({
+      doctorId: z.string(),
+      name: z.string(),
+      completed: z.number().int(),
+      noShows: z.number().int(),
+      total: z.number().int(),
+    }),
+  ),
+});
+export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
+
+// ---------------------------------------------------------------- global search
+
+export const globalSearchQuerySchema = z.object({
+  q: z.string().trim().min(2, { message: 'validation.searchTooShort' }).max(200),
+});
+export type GlobalSearchQuery = z.infer<typeof globalSearchQuerySchema>;
+
+/**
+ * `GET /search?q=`: up to 5 hits per group, each group present only when the
+ * caller may see that kind of record (users: `users.read`; patients:
+ * `patients.read.admin`, or `records.read` limited to the doctor's own
+ * patients; appointments: `appointments.read.any`, or `appointments.read.own`).
+ */
+export const globalSearchResponseSchema = z.object({
+  users: z
+    .array(z.object({ id: z.string(), name: z.string(), email: z.string(), roles: z.array(roleSummarySchema) }))
+    .optional(),
+  patients: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
+  appointments: z
+    .array(
+      z.object({
+        id: z.string(),
+        startsAt: z.string(),
+        status: appointmentStatusSchema,
+        doctorName: z.string(),
+        patientName: z.string(),
+      }),
+    )
+    .optional(),
+});
+export type GlobalSearchResponse = z.infer<typeof globalSearchResponseSchema>;
+
+// ---------------------------------------------------------------- outbox
+
+/** `GET /outbox`: the list query plus a status filter. */
+export const outboxListQuerySchema = listQuerySchema.extend({
+  status: z.enum(['stored', 'queued', 'sent', 'failed'], { message: 'validation.status' }).optional(),
+});
+export type OutboxListQuery = z.infer<typeof outboxListQuerySchema>;
