@@ -8,6 +8,11 @@ import { RouteError } from './RouteError';
 const auth = () => import('../features/auth');
 const admin = () => import('../features/admin');
 const profile = () => import('../features/profile');
+const adminUsers = () => import('../features/admin-users');
+const adminRoles = () => import('../features/admin-roles');
+const adminSpecialties = () => import('../features/admin-specialties');
+const adminAudit = () => import('../features/admin-audit');
+const adminSettings = () => import('../features/admin-settings');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -69,14 +74,20 @@ export const routes: RouteObject[] = [
                 path: 'outbox',
                 lazy: async () => ({ Component: (await import('../features/outbox')).OutboxPage }),
               },
-              { path: 'settings', lazy: async () => ({ Component: (await admin()).SettingsPage }) },
+              { path: 'users', lazy: async () => ({ Component: (await adminUsers()).UsersPage }) },
+              { path: 'users/:id', lazy: async () => ({ Component: (await adminUsers()).UserDetailPage }) },
+              { path: 'roles', lazy: async () => ({ Component: (await adminRoles()).RolesPage }) },
+              { path: 'roles/:id', lazy: async () => ({ Component: (await adminRoles()).RoleEditorPage }) },
               {
-                path: ':section',
-                lazy: async () => {
-                  const module = await admin();
-                  return { Component: module.ListSectionPage, loader: module.listSectionLoader };
-                },
+                path: 'specialties',
+                lazy: async () => ({ Component: (await adminSpecialties()).SpecialtiesPage }),
               },
+              { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
+              {
+                path: 'settings',
+                lazy: async () => ({ Component: (await adminSettings()).ClinicSettingsPage }),
+              },
+              { path: '*', Component: NotFoundPage },
             ],
           },
         ],

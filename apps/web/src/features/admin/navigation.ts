@@ -11,22 +11,8 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 
-/** List sections reached from the side navigation: each has its own search and pagination. */
-export const listSections = {
-  users: { endpoint: '/users', anyOf: ['users.read', 'users.manage'], icon: IconUsers },
-  roles: { endpoint: '/roles', anyOf: ['roles.manage'], icon: IconShieldLock },
-  specialties: { endpoint: '/specialties', anyOf: ['specialties.manage'], icon: IconStethoscope },
-  audit: { endpoint: '/audit-events', anyOf: ['audit.read'], icon: IconHistory },
-} as const satisfies Record<string, { endpoint: string; anyOf: readonly string[]; icon: Icon }>;
-
-export type ListSectionKey = keyof typeof listSections;
-
-export function isListSectionKey(value: string | undefined): value is ListSectionKey {
-  return value !== undefined && Object.hasOwn(listSections, value);
-}
-
 export interface NavigationItem {
-  key: 'dashboard' | ListSectionKey | 'outbox' | 'settings' | 'profile' | 'components';
+  key: 'dashboard' | 'users' | 'roles' | 'specialties' | 'audit' | 'outbox' | 'settings' | 'profile' | 'components';
   to: string;
   icon: Icon;
   /** Shown only to users holding at least one of these; always shown (to anyone signed in) when absent. */
@@ -39,12 +25,10 @@ export interface NavigationItem {
  */
 export const navigationItems: readonly NavigationItem[] = [
   { key: 'dashboard', to: '/admin', icon: IconLayoutDashboard },
-  ...Object.entries(listSections).map(([key, section]) => ({
-    key: key as ListSectionKey,
-    to: `/admin/${key}`,
-    icon: section.icon,
-    anyOf: section.anyOf,
-  })),
+  { key: 'users', to: '/admin/users', icon: IconUsers, anyOf: ['users.read', 'users.manage'] },
+  { key: 'roles', to: '/admin/roles', icon: IconShieldLock, anyOf: ['roles.manage'] },
+  { key: 'specialties', to: '/admin/specialties', icon: IconStethoscope, anyOf: ['specialties.manage'] },
+  { key: 'audit', to: '/admin/audit', icon: IconHistory, anyOf: ['audit.read'] },
   { key: 'outbox', to: '/admin/outbox', icon: IconMail, anyOf: ['outbox.read'] },
   { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
   { key: 'profile', to: '/admin/profile', icon: IconUserCircle },

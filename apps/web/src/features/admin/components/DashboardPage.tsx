@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useServerHealth } from '../../../lib/server-status';
 import { useLanguage, usePermissions } from '../../../lib/ui-state';
-import { SectionHeader } from './SectionHeader';
-import classes from './SectionPage.module.css';
+import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import classes from '../../../components/section-page/SectionPage.module.css';
 
 /** The admin area's start: what this server is and what this session may see. */
 export function DashboardPage() {

@@ -1,0 +1,2 @@
+export { RolesPage } from './components/RolesPage';
+export { RoleEditorPage } from './components/RoleEditorPage';

@@ -1,0 +1,1 @@
+export { ClinicSettingsPage } from './components/ClinicSettingsPage';

@@ -1,0 +1,4 @@
+/** Placeholder replaced by the feature's real page in this change. */
+export function UsersPage() {
+  return null;
+}

@@ -1,0 +1,2 @@
+export { UsersPage } from './components/UsersPage';
+export { UserDetailPage } from './components/UserDetailPage';
