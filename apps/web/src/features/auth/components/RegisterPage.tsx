@@ -3,9 +3,7 @@ import {
   Anchor,
   Button,
   Checkbox,
-  NativeSelect,
   PasswordInput,
-  Select,
   SimpleGrid,
   Stack,
   Text,
@@ -13,7 +11,7 @@ import {
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
-import { checkPassword, registerRequestSchema, supportedLanguages } from '@telemedicina/shared';
+import { checkPassword, registerRequestSchema } from '@telemedicina/shared';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +20,8 @@ import { z } from 'zod';
 import { PasswordStrengthMeter } from '../../../components/password-strength/PasswordStrengthMeter';
 import { useApiErrorText } from '../../../lib/error-text';
 import { applyServerFieldErrors, passwordProblemKey, useFieldErrorText } from '../../../lib/form-errors';
-import { browserTimeZone, timeZoneOptions } from '../../../lib/time-zones';
+import { browserTimeZone } from '../../../lib/time-zones';
+import { LanguageSelect, TimeZoneSelect } from '../../../components/form-fields';
 import { useLanguage } from '../../../lib/ui-state';
 import { useRegister } from '../api/register';
 import { AuthPanel } from './AuthPanel';
@@ -69,7 +68,6 @@ function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void 
   const [failure, setFailure] = useState<unknown>(null);
   const meterId = useId();
   const defaultTimeZone = useMemo(() => browserTimeZone(), []);
-  const zones = useMemo(() => timeZoneOptions([defaultTimeZone]), [defaultTimeZone]);
   const today = new Date().toISOString().slice(0, 10);
   const form = useForm<RegisterFormInput, unknown, RegisterFormOutput>({
     resolver: zodResolver(registerFormSchema),
@@ -164,13 +162,8 @@ function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void 
             />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
-            <NativeSelect
+            <LanguageSelect
               {...form.register('language')}
-              label={t('auth.fields.language')}
-              data={supportedLanguages.map((option) => ({
-                value: option,
-                label: t(`languages.${option}.name`),
-              }))}
               error={fieldErrorText(errors.language?.message)}
               data-testid="register-language"
             />
@@ -178,19 +171,12 @@ function RegisterForm({ onRegistered }: { onRegistered: (email: string) => void 
               control={form.control}
               name="timeZone"
               render={({ field }) => (
-                <Select
-                  label={t('auth.fields.timeZone')}
-                  data={zones}
+                <TimeZoneSelect
                   value={field.value}
-                  onChange={(value) => field.onChange(value ?? '')}
+                  onChange={field.onChange}
                   onBlur={field.onBlur}
                   ref={field.ref}
-                  searchable
-                  limit={60}
-                  allowDeselect={false}
-                  nothingFoundMessage={t('auth.fields.timeZoneNone')}
                   error={fieldErrorText(errors.timeZone?.message)}
-                  comboboxProps={{ withinPortal: true }}
                   data-testid="register-timezone"
                 />
               )}

@@ -1,34 +1,21 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Paper,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck, IconDeviceFloppy } from '@tabler/icons-react';
 import {
   languageSchema,
   personNameSchema,
   phoneSchema,
-  supportedLanguages,
   timeZoneSchema,
   type MeResponse,
 } from '@telemedicina/shared';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { publishApiErrorAlert } from '../../../lib/api-client';
 import { applyServerFieldErrors, useFieldErrorText } from '../../../lib/form-errors';
 import { useMe } from '../../../lib/session';
-import { timeZoneOptions } from '../../../lib/time-zones';
+import { LanguageSelect, TimeZoneSelect } from '../../../components/form-fields';
 import { uiState, useLanguage } from '../../../lib/ui-state';
 import { useUpdateProfile } from '../api/update-profile';
 import classes from './Profile.module.css';
@@ -53,7 +40,6 @@ function DetailsForm({ me }: { me: MeResponse }) {
   const update = useUpdateProfile();
   const [isSaved, setIsSaved] = useState(false);
   const { user } = me;
-  const zones = useMemo(() => timeZoneOptions([user.timeZone]), [user.timeZone]);
   const form = useForm<z.input<typeof detailsSchema>, unknown, z.output<typeof detailsSchema>>({
     resolver: zodResolver(detailsSchema),
     defaultValues: {
@@ -129,14 +115,9 @@ function DetailsForm({ me }: { me: MeResponse }) {
               error={fieldErrorText(errors.phone?.message)}
               data-testid="profile-phone"
             />
-            <NativeSelect
+            <LanguageSelect
               {...form.register('language')}
-              label={t('auth.fields.language')}
               description={t('profile.details.languageHint')}
-              data={supportedLanguages.map((option) => ({
-                value: option,
-                label: t(`languages.${option}.name`),
-              }))}
               error={fieldErrorText(errors.language?.message)}
               data-testid="profile-language"
             />
@@ -144,18 +125,12 @@ function DetailsForm({ me }: { me: MeResponse }) {
               control={form.control}
               name="timeZone"
               render={({ field }) => (
-                <Select
-                  label={t('auth.fields.timeZone')}
-                  description={t('profile.details.timeZoneHint')}
-                  data={zones}
+                <TimeZoneSelect
                   value={field.value}
-                  onChange={(value) => field.onChange(value ?? '')}
+                  onChange={field.onChange}
                   onBlur={field.onBlur}
                   ref={field.ref}
-                  searchable
-                  limit={60}
-                  allowDeselect={false}
-                  nothingFoundMessage={t('auth.fields.timeZoneNone')}
+                  description={t('profile.details.timeZoneHint')}
                   error={fieldErrorText(errors.timeZone?.message)}
                   data-testid="profile-timezone"
                 />

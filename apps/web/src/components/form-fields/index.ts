@@ -1,0 +1,2 @@
+export { LanguageSelect } from './LanguageSelect';
+export { TimeZoneSelect, type TimeZoneSelectProps } from './TimeZoneSelect';
