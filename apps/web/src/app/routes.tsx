@@ -51,7 +51,7 @@ export const routes: RouteObject[] = [
           {
             lazy: async () => ({ Component: (await admin()).AdminLayout }),
             children: [
-              { index: true, lazy: async () => ({ Component: (await admin()).DashboardPage }) },
+              { index: true, lazy: async () => ({ Component: (await import('./HomeRoute')).HomeRoute }) },
               {
                 path: 'components',
                 lazy: async () => ({

@@ -8,6 +8,7 @@ import '@mantine/dropzone/styles.layer.css';
 import { ActionIcon, Badge, Group, Paper, Progress, Stack, Text, ThemeIcon, Tooltip } from '@mantine/core';
 import { Dropzone } from '@mantine/dropzone';
 import { IconCloudUpload, IconFile, IconPhoto, IconRefresh, IconTrash, IconX } from '@tabler/icons-react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../../lib/format';
 import { useLanguage } from '../../lib/ui-state';
@@ -193,7 +194,7 @@ function UploadRow({ item, manager }: { item: UploadItem; manager: UploadManager
 
 function describeLimits(
   options: UploadManagerOptions,
-  t: ReturnType<typeof useTranslation>['t'],
+  t: TFunction,
   language: string,
 ): string {
   const parts: string[] = [];

@@ -12,7 +12,16 @@ import {
 } from '@tabler/icons-react';
 
 export interface NavigationItem {
-  key: 'dashboard' | 'users' | 'roles' | 'specialties' | 'audit' | 'outbox' | 'settings' | 'profile' | 'components';
+  key:
+    | 'dashboard'
+    | 'users'
+    | 'roles'
+    | 'specialties'
+    | 'audit'
+    | 'outbox'
+    | 'settings'
+    | 'profile'
+    | 'components';
   to: string;
   icon: Icon;
   /** Shown only to users holding at least one of these; always shown (to anyone signed in) when absent. */

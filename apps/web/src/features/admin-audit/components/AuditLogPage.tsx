@@ -1,4 +1,210 @@
-/** Placeholder replaced by the feature's real page in this change. */
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Input.layer.css';
+import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/Popover.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/Drawer.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/CloseButton.layer.css';
+import { Badge, Stack, Text } from '@mantine/core';
+import type { AuditEvent } from '@telemedicina/shared';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
+import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
+import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { formatDateTime } from '../../../lib/format';
+import { useMe } from '../../../lib/session';
+import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { useListParams } from '../../../lib/use-list-params';
+import { useAuditEvents, type AuditFilters } from '../api/get-audit-events';
+import { auditFilterSpec, readDate } from '../audit-filters';
+import classes from './Audit.module.css';
+import { AuditEventDrawer } from './AuditEventDrawer';
+import { AuditFiltersBar } from './AuditFiltersBar';
+import { outcomeColors } from './outcome-colors';
+
+/**
+ * `/admin/audit` (audit.read): who did what and when, newest first — filtered by actor, action,
+ * record, outcome and dates, all kept in the address (`/admin/audit?targetId=<id>` from a user's
+ * page works), paged, exportable as CSV. A row opens the event's details (`?event=<id>`). Every
+ * view is itself audited by the server (`audit.viewed`).
+ */
 export function AuditLogPage() {
-  return null;
+  const { t } = useTranslation();
+  const isAllowed = useHasAnyPermission(['audit.read']);
+  return (
+    <div className={pageClasses.page} data-testid="audit-page">
+      {isAllowed ? (
+        <AuditList />
+      ) : (
+        <>
+          <SectionHeader title={t('admin.nav.audit')} description={t('admin.sections.audit')} />
+          <SectionForbidden />
+        </>
+      )}
+    </div>
+  );
+}
+
+function AuditList() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const timeZone = useMe().data?.user.timeZone;
+  const [searchParams] = useSearchParams();
+  const params = useListParams({
+    sorts: ['at'],
+    defaultSort: 'at',
+    defaultOrder: 'desc',
+    filters: auditFilterSpec,
+  });
+  const { filters } = params;
+  const auditFilters: AuditFilters = {
+    q: params.q,
+    actor: filters.actor,
+    action: filters.action,
+    targetType: filters.targetType,
+    targetId: filters.targetId,
+    outcome: filters.outcome,
+    from: readDate(filters.from),
+    to: readDate(filters.to),
+  };
+  const result = useAuditEvents({ page: params.page, pageSize: params.pageSize, ...auditFilters });
+  const openId = searchParams.get('event');
+  const openEvent = result.data?.data.find((event) => String(event.id) === openId) ?? null;
+
+  const eventHref = (event: AuditEvent) => {
+    const next = new URLSearchParams(searchParams);
+    next.set('event', String(event.id));
+    return `?${next.toString()}`;
+  };
+
+  const actorText = (event: AuditEvent) =>
+    event.actor ? (
+      <Stack gap={0} className={classes.cellText}>
+        <Text size="sm" fw={600} className={classes.wrap}>
+          {event.actor.name}
+        </Text>
+        <Text size="xs" c="gray.7" className={classes.wrap}>
+          {event.actor.email}
+        </Text>
+      </Stack>
+    ) : (
+      <Text size="sm" c="gray.7" fs="italic">
+        {event.actorUserId ? t('audit.deletedUser') : t('audit.anonymous')}
+      </Text>
+    );
+
+  const columns: ListTableColumn<AuditEvent>[] = [
+    {
+      accessor: 'at',
+      title: t('audit.columns.at'),
+      render: (event) => (
+        <Stack gap={2} className={classes.cellText}>
+          <Text size="sm" className={classes.time} data-testid="audit-row-at">
+            {formatDateTime(event.at, language, timeZone)}
+          </Text>
+          <Text
+            size="xs"
+            ff="monospace"
+            hiddenFrom="sm"
+            className={classes.wrap}
+            data-testid="audit-row-action-mobile"
+          >
+            {event.action}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="sm" className={classes.wrap}>
+            {event.actor
+              ? event.actor.name
+              : event.actorUserId
+                ? t('audit.deletedUser')
+                : t('audit.anonymous')}
+          </Text>
+        </Stack>
+      ),
+    },
+    { accessor: 'actor', title: t('audit.columns.actor'), visibleFrom: 'sm', render: actorText },
+    {
+      accessor: 'action',
+      title: t('audit.columns.action'),
+      visibleFrom: 'sm',
+      render: (event) => (
+        <Text size="sm" ff="monospace" className={classes.wrap} data-testid="audit-row-action">
+          {event.action}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'target',
+      title: t('audit.columns.record'),
+      visibleFrom: 'md',
+      render: (event) =>
+        event.targetType ? (
+          <Stack gap={0} className={classes.cellText}>
+            <Text size="sm">{event.targetType}</Text>
+            {event.targetId ? (
+              <Text size="xs" c="gray.7" ff="monospace" className={classes.targetId} title={event.targetId}>
+                {event.targetId}
+              </Text>
+            ) : null}
+          </Stack>
+        ) : (
+          <Text size="sm" c="gray.6">
+            —
+          </Text>
+        ),
+    },
+    {
+      accessor: 'outcome',
+      title: t('audit.columns.outcome'),
+      width: 130,
+      render: (event) => (
+        <Badge variant="light" tt="none" color={outcomeColors[event.outcome]} data-testid="audit-row-outcome">
+          {t(`audit.outcome.${event.outcome}`)}
+        </Badge>
+      ),
+    },
+    {
+      accessor: 'actorIp',
+      title: t('audit.columns.ip'),
+      visibleFrom: 'lg',
+      noWrap: true,
+      render: (event) => (
+        <Text size="sm" ff="monospace" c={event.actorIp ? undefined : 'gray.6'}>
+          {event.actorIp ?? '—'}
+        </Text>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <SectionHeader title={t('admin.nav.audit')} description={t('admin.sections.audit')}>
+        <ListSearchInput
+          params={params}
+          section={t('admin.nav.audit')}
+          placeholder={t('audit.searchPlaceholder')}
+        />
+      </SectionHeader>
+      <ListTable
+        label={t('admin.nav.audit')}
+        testId="audit-table"
+        records={result.data?.data}
+        total={result.data?.total}
+        columns={columns}
+        params={params}
+        isLoading={result.isPending}
+        isFetching={result.isFetching && !result.isPending}
+        error={result.isError ? result.error : undefined}
+        onRetry={() => void result.refetch()}
+        emptyText={t('audit.empty')}
+        getRowHref={eventHref}
+        getRowId={(event) => String(event.id)}
+        toolbar={<AuditFiltersBar params={params} filters={auditFilters} />}
+      />
+      <AuditEventDrawer event={openEvent} timeZone={timeZone} />
+    </>
+  );
 }

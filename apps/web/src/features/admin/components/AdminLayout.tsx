@@ -7,46 +7,38 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
-import {
-  Alert,
-  AppShell,
-  Burger,
-  Group,
-  NavLink,
-  ScrollArea,
-  Text,
-  TextInput,
-  UnstyledButton,
-} from '@mantine/core';
+import { Alert, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconSearch, IconShieldLock } from '@tabler/icons-react';
+import { IconShieldLock } from '@tabler/icons-react';
 import { hasAnyPermission } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../../components/brand/BrandMark';
 import { LanguageSwitcher } from '../../../components/language-switcher/LanguageSwitcher';
+import { usePublicConfig } from '../../../lib/public-config';
 import { mfaEnrollmentPath } from '../../../lib/return-to';
 import { useMe } from '../../../lib/session';
-import { uiState, usePermissions, useSearchText } from '../../../lib/ui-state';
+import { usePermissions } from '../../../lib/ui-state';
 import { navigationItems } from '../navigation';
 import classes from './AdminLayout.module.css';
+import { GlobalSearch } from './GlobalSearch';
 import { IdleSessionWatcher } from './IdleSessionWatcher';
 import { UserMenu } from './UserMenu';
 
 /**
- * The admin area's shell: header with the global search box ("search text"), the language
- * switcher and the user menu; a side navigation whose items appear by permission; the routed
- * section; and the idle-logout watcher. A user who must still set up a second factor sees a banner
- * and only the profile's security screen (the route guard keeps them there).
+ * The admin area's shell: header with the clinic's name and logo (public configuration), the
+ * global search box (the shared "search text"; hits grouped in a dropdown), the language switcher
+ * and the user menu; a side navigation whose items appear by permission; the routed section; and
+ * the idle-logout watcher. A user who must still set up a second factor sees a banner and only the
+ * profile's security screen (the route guard keeps them there).
  */
 export function AdminLayout() {
   const { t } = useTranslation();
   const [isNavOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
-  const searchText = useSearchText();
-  const setSearchText = uiState((state) => state.setSearchText);
   const permissions = usePermissions();
   const location = useLocation();
   const me = useMe().data;
+  const clinic = usePublicConfig().data?.clinic;
   // Phones have no room for the switcher in the header: it moves to the foot of the navigation.
   const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
   const isEnrollmentRequired = me?.session.mfaEnrollmentRequired ?? false;
@@ -79,23 +71,23 @@ export function AdminLayout() {
             className={classes.brand}
             aria-label={t('admin.header.home')}
           >
-            <BrandMark size={30} />
-            <Text className={classes.brandName} visibleFrom="sm">
-              {t('app.name')}
+            {clinic?.logoUrl ? (
+              <img
+                src={clinic.logoUrl}
+                alt=""
+                className={classes.brandLogo}
+                data-testid="admin-clinic-logo"
+              />
+            ) : (
+              <BrandMark size={30} />
+            )}
+            <Text className={classes.brandName} visibleFrom="sm" data-testid="admin-clinic-name">
+              {clinic?.name ?? t('app.name')}
             </Text>
           </UnstyledButton>
-          <form role="search" className={classes.search} onSubmit={(event) => event.preventDefault()}>
-            <TextInput
-              value={searchText}
-              onChange={(event) => setSearchText(event.currentTarget.value)}
-              placeholder={t('admin.header.searchPlaceholder')}
-              aria-label={t('admin.header.searchLabel')}
-              leftSection={<IconSearch size={16} aria-hidden />}
-              radius="xl"
-              type="search"
-              data-testid="global-search"
-            />
-          </form>
+          <div role="search" className={classes.search}>
+            <GlobalSearch />
+          </div>
           {isWide ? <LanguageSwitcher /> : null}
           {me ? <UserMenu user={me.user} isProfileOnly={isEnrollmentRequired} /> : null}
         </Group>

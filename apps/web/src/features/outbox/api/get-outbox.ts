@@ -9,19 +9,23 @@ export interface OutboxPage {
   total: number;
 }
 
+export type OutboxStatus = OutboxItem['status'];
+
 export interface OutboxRequest {
   page: number;
   pageSize: number;
   q: string;
+  /** Only messages in this delivery status; all when absent. */
+  status?: OutboxStatus;
 }
 
-/** `GET /outbox?page&pageSize&q` → one page of stored emails, newest first. */
+/** `GET /outbox?page&pageSize&q&status` → one page of stored emails, newest first. */
 export async function getOutbox(
-  { page, pageSize, q }: OutboxRequest,
+  { page, pageSize, q, status }: OutboxRequest,
   signal?: AbortSignal,
 ): Promise<OutboxPage> {
   const body = await api.get<OutboxPage>('/outbox', {
-    query: { page, pageSize, q },
+    query: { page, pageSize, q, status },
     signal,
     alertOnError: false,
   });
@@ -35,7 +39,7 @@ export async function getOutbox(
 
 export const outboxQuery = (request: OutboxRequest) =>
   queryOptions({
-    queryKey: ['outbox', request.page, request.pageSize, request.q],
+    queryKey: ['outbox', request.page, request.pageSize, request.q, request.status ?? ''],
     queryFn: ({ signal }) => getOutbox(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -93,6 +93,34 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     expect(within(dialog).getByTestId('outbox-message-text').textContent).toContain('Hola Ana');
   });
 
+  it('narrows the list to one delivery status, kept in the address', async () => {
+    const user = userEvent.setup();
+    const { router } = renderApp('/admin/outbox?status=failed');
+    await screen.findAllByTestId('outbox-row', {}, slow);
+    expect(api.requestsTo('GET /api/v1/outbox')[0]!.url).toBe(
+      '/api/v1/outbox?page=1&pageSize=20&status=failed',
+    );
+    const filter = screen.getByTestId<HTMLSelectElement>('outbox-filter-status');
+    expect(filter.value).toBe('failed');
+
+    await user.click(screen.getByTestId('pagination-page-2'));
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox?status=failed&page=2'));
+    await user.selectOptions(filter, 'sent');
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox?status=sent'));
+    await waitFor(() =>
+      expect(api.requestsTo('GET /api/v1/outbox').at(-1)!.url).toBe(
+        '/api/v1/outbox?page=1&pageSize=20&status=sent',
+      ),
+    );
+    await user.selectOptions(filter, '');
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox'));
+    expect(
+      within(filter)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Todos', 'Guardado', 'En cola', 'Enviado', 'Error']);
+  });
+
   it('is not offered and not asked for without outbox.read', async () => {
     api.routes['GET /api/v1/me'] = (_request, response) =>
       sendJson(response, 200, sampleMe({ permissions: [] }));

@@ -8,7 +8,18 @@ import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
-import { Alert, Badge, Paper, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  NativeSelect,
+  Paper,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconLock, IconSearch } from '@tabler/icons-react';
 import { useEffect, type MouseEvent } from 'react';
@@ -19,12 +30,15 @@ import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
 import { useMe } from '../../../lib/session';
 import { uiState, useHasAnyPermission, useLanguage, useSectionSearchText } from '../../../lib/ui-state';
-import { useOutbox } from '../api/get-outbox';
+import { useOutbox, type OutboxStatus } from '../api/get-outbox';
 import { outboxStatusColors } from '../status-colors';
 import classes from './Outbox.module.css';
 import { OutboxMessageDialog } from './OutboxMessageDialog';
 
 export const outboxPageSize = 20;
+
+/** The delivery statuses the list can be narrowed to (`?status=`). */
+export const outboxStatuses: readonly OutboxStatus[] = ['stored', 'queued', 'sent', 'failed'];
 
 /**
  * `/admin/outbox`: every email the server produced (sent or only stored), searchable and paged;
@@ -68,7 +82,8 @@ function OutboxList() {
   const [searchParams, setSearchParams] = useSearchParams();
   const page = Math.max(1, Number.parseInt(searchParams.get('page') ?? '1', 10) || 1);
   const openId = searchParams.get('message') ?? '';
-  const result = useOutbox({ page, pageSize: outboxPageSize, q });
+  const status = outboxStatuses.find((candidate) => candidate === searchParams.get('status'));
+  const result = useOutbox({ page, pageSize: outboxPageSize, q, status });
 
   useEffect(() => {
     setSectionSearchText('');
@@ -92,6 +107,9 @@ function OutboxList() {
       updateParams({ page: null });
     }
   };
+
+  const handleStatusChange = (value: string) =>
+    updateParams({ status: outboxStatuses.find((candidate) => candidate === value) ?? null, page: null });
 
   const open = (id: string) => updateParams({ message: id });
   const handleLinkClick = (event: MouseEvent<HTMLAnchorElement>, id: string) => {
@@ -127,6 +145,17 @@ function OutboxList() {
           type="search"
           data-testid="section-search"
         />
+        <NativeSelect
+          className={classes.statusFilter}
+          label={t('outbox.filters.status')}
+          value={status ?? ''}
+          onChange={(event) => handleStatusChange(event.currentTarget.value)}
+          data={[
+            { value: '', label: t('outbox.filters.allStatuses') },
+            ...outboxStatuses.map((value) => ({ value, label: t(`outbox.status.${value}`) })),
+          ]}
+          data-testid="outbox-filter-status"
+        />
       </div>
 
       {result.isPending ? (
@@ -142,7 +171,11 @@ function OutboxList() {
       ) : result.data.data.length === 0 ? (
         <Paper withBorder radius="lg" p="xl" data-testid="outbox-empty">
           <Text ta="center" c="gray.7">
-            {q ? t('admin.section.noMatches', { q }) : t('outbox.empty')}
+            {q
+              ? t('admin.section.noMatches', { q })
+              : status
+                ? t('outbox.filters.noneWithStatus', { status: t(`outbox.status.${status}`) })
+                : t('outbox.empty')}
           </Text>
         </Paper>
       ) : (
@@ -210,7 +243,16 @@ function OutboxList() {
             page={result.data.page}
             pageSize={result.data.pageSize}
             onPageChange={(next) => updateParams({ page: next > 1 ? String(next) : null })}
-            getPageHref={(next) => (next > 1 ? `?page=${next}` : '?')}
+            getPageHref={(next) => {
+              const target = new URLSearchParams(searchParams);
+              target.delete('message');
+              if (next > 1) {
+                target.set('page', String(next));
+              } else {
+                target.delete('page');
+              }
+              return `?${target.toString()}`;
+            }}
           />
         </Stack>
       )}

@@ -1,0 +1,8 @@
+import type { AuditOutcome } from '@telemedicina/shared';
+
+/** Badge colour of each outcome. */
+export const outcomeColors: Record<AuditOutcome, string> = {
+  success: 'teal',
+  failure: 'orange',
+  denied: 'red',
+};

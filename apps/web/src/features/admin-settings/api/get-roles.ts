@@ -1,0 +1,24 @@
+import { rolePageSchema, type Role } from '@telemedicina/shared';
+import { parseAnswer } from '../../../lib/parse-answer';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** `GET /roles` (first 100, by name): the roles a second factor can be required of. */
+export async function getRoleOptions(signal?: AbortSignal): Promise<Role[]> {
+  const body = await api.get<unknown>('/roles', {
+    query: { page: 1, pageSize: 100, sort: 'name', order: 'asc' },
+    signal,
+    alertOnError: false,
+  });
+  return parseAnswer(rolePageSchema, body).data;
+}
+
+export const roleOptionsQuery = queryOptions({
+  queryKey: ['clinic-settings', 'roles'],
+  queryFn: ({ signal }) => getRoleOptions(signal),
+  retry: false,
+});
+
+export function useRoleOptions() {
+  return useQuery(roleOptionsQuery);
+}

@@ -1,0 +1,26 @@
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared';
+import { parseAnswer } from '../../../lib/parse-answer';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+export const settingsQueryKey = ['clinic-settings'] as const;
+
+/** Checks an answer that should be the whole settings document. */
+export function parseSettings(body: unknown): ClinicSettings {
+  return parseAnswer(clinicSettingsSchema, body);
+}
+
+/** `GET /settings` → every section of the clinic's settings. */
+export async function getSettings(signal?: AbortSignal): Promise<ClinicSettings> {
+  return parseSettings(await api.get<unknown>('/settings', { signal, alertOnError: false }));
+}
+
+export const settingsQuery = queryOptions({
+  queryKey: settingsQueryKey,
+  queryFn: ({ signal }) => getSettings(signal),
+  retry: false,
+});
+
+export function useSettings() {
+  return useQuery(settingsQuery);
+}

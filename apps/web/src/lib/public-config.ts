@@ -1,0 +1,45 @@
+import { publicClinicSettingsSchema, type PublicClinicSettings } from '@telemedicina/shared';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import { api } from './api-client';
+
+export const publicConfigQueryKey = ['public-config'] as const;
+
+/** The part of `GET /config` the screens use: the clinic's public settings (null until the server has them). */
+export interface PublicConfig {
+  clinic: PublicClinicSettings | null;
+}
+
+/**
+ * Reads the clinic's public settings out of a `GET /config` answer. Only that block is checked (with
+ * the shared schema): an answer without it, or with a malformed one, gives `clinic: null` and the
+ * screens keep their defaults instead of failing.
+ */
+export function readPublicConfig(body: unknown): PublicConfig {
+  const clinic =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>).clinic : undefined;
+  const parsed = publicClinicSettingsSchema.safeParse(clinic);
+  return { clinic: parsed.success ? parsed.data : null };
+}
+
+/** `GET /config`, quietly (no spinner, no alert: the page works with defaults without it). */
+export async function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
+  const body = await api.get<unknown>('/config', { signal, showSpinner: false, alertOnError: false });
+  return readPublicConfig(body);
+}
+
+export const publicConfigQuery = queryOptions({
+  queryKey: publicConfigQueryKey,
+  queryFn: ({ signal }) => getPublicConfig(signal),
+  staleTime: 5 * 60_000,
+  retry: false,
+});
+
+/** The public configuration (clinic name, logo, default zone and language, upload limits). */
+export function usePublicConfig() {
+  return useQuery(publicConfigQuery);
+}
+
+/** Asks for the public configuration again, after an administrator changed the clinic's settings. */
+export function refreshPublicConfig(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: publicConfigQueryKey });
+}
