@@ -394,3 +394,34 @@ export const outboxListQuerySchema = listQuerySchema.extend({
   status: z.enum(['stored', 'queued', 'sent', 'failed'], { message: 'validation.status' }).optional(),
 });
 export type OutboxListQuery = z.infer<typeof outboxListQuerySchema>;
+
+// ---------------------------------------------------------------- H2: settings rules, audit facets
+
+/**
+ * The booking rules a schema cannot say alone: visit lengths strictly
+ * ascending (so without duplicates) and the default length one of them.
+ * Paths are relative to the booking section; messages are `validation.*` keys.
+ * The server applies the same check to `PATCH /settings`.
+ */
+export function findBookingRuleIssues(
+  booking: Pick<ClinicSettings['booking'], 'visitLengths' | 'defaultVisitMinutes'>,
+): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const isAscending = booking.visitLengths.every(
+    (length, index) => index === 0 || length > booking.visitLengths[index - 1]!,
+  );
+  if (!isAscending) {
+    issues.push({ path: 'visitLengths', message: 'validation.visitLengthsAscending' });
+  }
+  if (!booking.visitLengths.includes(booking.defaultVisitMinutes)) {
+    issues.push({ path: 'defaultVisitMinutes', message: 'validation.defaultVisitLength' });
+  }
+  return issues;
+}
+
+/** `GET /audit-events/facets`: the distinct values the filter dropdowns offer. */
+export const auditFacetsResponseSchema = z.object({
+  actions: z.array(z.string()),
+  targetTypes: z.array(z.string()),
+});
+export type AuditFacetsResponse = z.infer<typeof auditFacetsResponseSchema>;

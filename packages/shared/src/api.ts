@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { publicClinicSettingsSchema } from './admin.js';
 import { errorCodes } from './errors.js';
 import { supportedLanguages } from './i18n.js';
 import { realtimePath } from './realtime.js';
@@ -71,6 +72,8 @@ export const clientConfigResponseSchema = z.object({
   }),
   languages: z.array(z.enum(supportedLanguages)),
   defaultLanguage: z.enum(supportedLanguages),
+  /** The clinic's public settings: name, logo, zone, language, upload limits. */
+  clinic: publicClinicSettingsSchema,
 });
 export type ClientConfigResponse = z.infer<typeof clientConfigResponseSchema>;
 

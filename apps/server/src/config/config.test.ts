@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       uploadsDir: '/srv/app/data/uploads',
       mfaEncryptionKey: null,
       redisUrl: null,
+      iceServers: [],
       passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
     });
     expect(productionPasswordHashing).toEqual({ memoryCostKib: 19_456, timeCost: 2 });
@@ -74,6 +75,8 @@ describe('loadConfig', () => {
         UPLOADS_DIR: 'files',
         MFA_ENCRYPTION_KEY: 'k'.repeat(44),
         REDIS_URL: 'redis://cache:6379/0',
+        ICE_SERVERS:
+          '[{"urls":["stun:stun.example.org:3478"]},{"urls":["turn:turn.example.org:3478?transport=udp"],"username":"u","credential":"p"}]',
       },
       '/srv/app',
     );
@@ -99,7 +102,23 @@ describe('loadConfig', () => {
       uploadsDir: '/srv/app/files',
       mfaEncryptionKey: 'k'.repeat(44),
       redisUrl: 'redis://cache:6379/0',
+      iceServers: [
+        { urls: ['stun:stun.example.org:3478'] },
+        { urls: ['turn:turn.example.org:3478?transport=udp'], username: 'u', credential: 'p' },
+      ],
     });
+  });
+
+  it.each([
+    ['not json', 'not JSON'],
+    ['{"urls":["stun:a"]}', 'an object instead of an array'],
+    ['[{"urls":["http://a.example.org"]}]', 'a URL that is not stun/turn'],
+    ['[{"urls":[]}]', 'no URL'],
+    ['[{"urls":["stun:a"],"extra":1}]', 'an unknown field'],
+  ])('refuses ICE_SERVERS=%s (%s) without echoing the value', (value) => {
+    const error = configError({ ICE_SERVERS: value });
+    expect(error.issues.map((issue) => issue.variable)).toEqual(['ICE_SERVERS']);
+    expect(error.message).not.toContain(value);
   });
 
   it('seeds the demo only on the embedded database unless SEED_DEMO says otherwise', () => {

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { iceServerSchema, type IceServer } from '@telemedicina/shared';
 import { z } from 'zod';
 import { defaultWebDistDir } from '../paths.js';
 
@@ -53,6 +54,11 @@ export interface Config {
   mfaEncryptionKey: string | null;
   /** Redis for rate limits shared by several instances; null = in-memory limits. */
   redisUrl: string | null;
+  /**
+   * Default STUN/TURN servers for video visits (`ICE_SERVERS`, a JSON array);
+   * the clinic setting `video.iceServers` overrides it once an admin saves one.
+   */
+  iceServers: IceServer[];
   /**
    * argon2id cost. Production follows OWASP (19 MiB, 2 passes); tests use a
    * light setting so suites stay fast. Not read from the environment.
@@ -134,6 +140,31 @@ const trustProxy = z.string().transform((value, ctx): Config['trustProxy'] => {
   return z.NEVER;
 });
 
+/** `ICE_SERVERS`: a JSON array of `{ urls: [...], username?, credential? }`, at most 10. */
+const iceServers = z.string().transform((value, ctx): IceServer[] => {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a JSON array such as [{"urls":["stun:stun.example.org:3478"]}]',
+    });
+    return z.NEVER;
+  }
+  const parsed = z.array(iceServerSchema).max(10).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue === undefined || issue.path.length === 0 ? '' : ` at ${issue.path.join('.')}`;
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a JSON array of at most 10 { urls: ["stun:…" | "turn:…"], username?, credential? }${where}`,
+    });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -177,6 +208,7 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  ICE_SERVERS: iceServers.optional(),
 });
 
 /** The variables the server reads; the README's configuration table lists the same. */
@@ -202,7 +234,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0] ?? 'environment');
         const value = present[variable];
-        const shown = value === undefined ? '' : ` (got ${JSON.stringify(value)})`;
+        // ICE_SERVERS may hold TURN credentials: never echoed into logs.
+        const shown =
+          value === undefined || variable === 'ICE_SERVERS' ? '' : ` (got ${JSON.stringify(value)})`;
         return { variable, message: `${issue.message}${shown}` };
       }),
     );
@@ -247,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
         : path.resolve(cwd, values.UPLOADS_DIR),
     mfaEncryptionKey: values.MFA_ENCRYPTION_KEY ?? null,
     redisUrl: values.REDIS_URL ?? null,
+    iceServers: values.ICE_SERVERS ?? [],
     passwordHashing: { ...productionPasswordHashing },
   };
 }

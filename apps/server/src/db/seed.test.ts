@@ -7,7 +7,15 @@ import { createTestDatabase, type TestDatabase } from '../test/test-database.js'
 import { buildApp, type App } from '../app.js';
 import { signIn } from '../test/factories.js';
 import { demoAccounts, demoPassword, prepareDatabase, seedSystemData } from './seed.js';
-import { doctorSpecialties, rolePermissions, roles, specialties, userRoles, users } from './schema.js';
+import {
+  appointments,
+  doctorSpecialties,
+  rolePermissions,
+  roles,
+  specialties,
+  userRoles,
+  users,
+} from './schema.js';
 
 let database: TestDatabase;
 let app: App;
@@ -89,6 +97,45 @@ describe('demo data', () => {
       'Psychiatry',
     ]);
     expect((await loadIdentitySettings(database.db.db, config)).mfaRequiredRoles).toEqual([]);
+  });
+
+  it('books about 80 past visits over 45 days and a few upcoming ones, once', async () => {
+    const rows = await database.db.db.select().from(appointments);
+    const now = Date.now();
+    const past = rows.filter((row) => row.startsAt.getTime() < now);
+    const upcoming = rows.filter((row) => row.startsAt.getTime() > now);
+    expect(past.length).toBeGreaterThanOrEqual(70);
+    expect(past.length).toBeLessThanOrEqual(100);
+    expect(past.every((row) => now - row.startsAt.getTime() <= 46 * 24 * 3600 * 1000)).toBe(true);
+    expect(upcoming.length).toBeGreaterThanOrEqual(3);
+    expect(upcoming.every((row) => row.status === 'confirmed')).toBe(true);
+    const count = (status: string) => past.filter((row) => row.status === status).length;
+    expect(count('completed')).toBeGreaterThan(past.length / 2);
+    expect(count('no_show')).toBeGreaterThan(0);
+    expect(count('cancelled')).toBeGreaterThan(0);
+    expect(count('completed') + count('no_show') + count('cancelled')).toBe(past.length);
+    for (const row of past.filter((candidate) => candidate.status === 'completed')) {
+      const times = [row.checkedInAt, row.admittedAt, row.startedAt, row.endedAt].map((at) => at!.getTime());
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      expect(times[3]! - times[0]!).toBeLessThan(60 * 60 * 1000);
+    }
+    // Between the demo doctors and patients only, never overlapping for one doctor.
+    const emails = new Map((await database.db.db.select().from(users)).map((row) => [row.id, row.email]));
+    expect(new Set(rows.map((row) => emails.get(row.doctorUserId)))).toEqual(
+      new Set(['medico1@example.com', 'medico2@example.com']),
+    );
+    expect(new Set(rows.map((row) => emails.get(row.patientUserId)))).toEqual(
+      new Set(['paciente1@example.com', 'paciente2@example.com']),
+    );
+    const byDoctor = Map.groupBy(rows, (row) => row.doctorUserId);
+    for (const visits of byDoctor.values()) {
+      const sorted = visits.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+      sorted.slice(1).forEach((visit, index) => {
+        expect(visit.startsAt.getTime()).toBeGreaterThanOrEqual(sorted[index]!.endsAt.getTime());
+      });
+    }
+    await prepareDatabase(database.db, config, new Date());
+    expect(await database.db.db.select().from(appointments)).toHaveLength(rows.length);
   });
 
   it('gives the two doctors different specialties', async () => {

@@ -2,11 +2,13 @@ import { systemRoles, type SystemRoleKey } from '@telemedicina/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config/config.js';
 import { createPasswordHasher } from '../lib/passwords.js';
+import { addDays, calendarDateIn } from '../modules/settings/clinic-dates.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
 import type { Database, DatabaseClient } from './client.js';
 import {
   appMeta,
+  appointments,
   consents,
   doctorProfiles,
   doctorSpecialties,
@@ -56,6 +58,164 @@ const demoDoctors: Record<string, { license: string; specialties: string[]; lang
 };
 
 const demoSeededKey = 'demo.seededAt';
+const demoTimeZone = 'America/Mexico_City';
+const dayMs = 24 * 60 * 60 * 1000;
+const minuteMs = 60 * 1000;
+
+/** Days before the first start that the demo accounts "joined" (default 60): paciente2 is a recent patient. */
+const demoCreatedDaysAgo: Record<string, number> = { 'paciente2@example.com': 25 };
+
+/** Number of past days the demo appointments cover, and upcoming days with confirmed ones. */
+const demoHistoryDays = 45;
+const demoUpcomingDays = 7;
+
+type NewAppointment = typeof appointments.$inferInsert;
+
+/**
+ * The demo clinic's appointment book, so the dashboard has something to show:
+ * about 80 past visits over the last 45 days on weekdays between the two
+ * demo doctors and the two demo patients — mostly completed (checked in,
+ * admitted, started and ended a few minutes apart), some no-shows, some
+ * cancelled — and a few confirmed ones in the coming week. Doctor 1 sees
+ * patients at 9:00 and 10:00, doctor 2 at 16:00 (clinic time), 30 minutes
+ * each, so no doctor's visits overlap and no patient is in two places.
+ * Deterministic (a fixed pseudo-random sequence), relative to `now`.
+ */
+export function planDemoAppointments(
+  now: Date,
+  timeZone: string,
+  userIds: ReadonlyMap<string, string>,
+): NewAppointment[] {
+  const doctor1 = userIds.get('medico1@example.com');
+  const doctor2 = userIds.get('medico2@example.com');
+  const patient1 = userIds.get('paciente1@example.com');
+  const patient2 = userIds.get('paciente2@example.com');
+  if (doctor1 === undefined || doctor2 === undefined || patient1 === undefined || patient2 === undefined) {
+    return [];
+  }
+  const patient2Since = now.getTime() - (demoCreatedDaysAgo['paciente2@example.com'] ?? 0) * dayMs;
+  let seed = 20_260_505;
+  const random = (): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const between = (low: number, high: number): number => low + Math.floor(random() * (high - low + 1));
+  const reasons = [
+    'Revisión de tratamiento',
+    'Dolor de cabeza persistente',
+    'Control anual',
+    'Consulta de seguimiento',
+  ];
+  const today = calendarDateIn(now, timeZone);
+  const planned: NewAppointment[] = [];
+  const book = (doctorUserId: string, date: string, hour: number, minute: number, isPast: boolean): void => {
+    const startsAt = zonedInstant(date, hour, minute, timeZone);
+    const patientUserId = startsAt.getTime() < patient2Since || random() < 0.5 ? patient1 : patient2;
+    const endsAt = new Date(startsAt.getTime() + 30 * minuteMs);
+    const createdAt = new Date(
+      Math.max(startsAt.getTime() - between(2, 14) * dayMs, patientUserId === patient2 ? patient2Since : 0),
+    );
+    const base = {
+      doctorUserId,
+      patientUserId,
+      startsAt,
+      endsAt,
+      reason: reasons[between(0, reasons.length - 1)] ?? null,
+      createdByUserId: patientUserId,
+      createdAt,
+    };
+    if (!isPast) {
+      planned.push({ ...base, status: 'confirmed', updatedAt: createdAt });
+      return;
+    }
+    const roll = random();
+    if (roll < 0.72) {
+      const checkedInAt = new Date(startsAt.getTime() - between(2, 10) * minuteMs);
+      const admittedAt = new Date(startsAt.getTime() + between(0, 8) * minuteMs);
+      const startedAt = new Date(admittedAt.getTime() + minuteMs);
+      const endedAt = new Date(startedAt.getTime() + between(15, 28) * minuteMs);
+      planned.push({
+        ...base,
+        status: 'completed',
+        checkedInAt,
+        admittedAt,
+        startedAt,
+        endedAt,
+        updatedAt: endedAt,
+      });
+    } else if (roll < 0.86) {
+      planned.push({ ...base, status: 'no_show', updatedAt: endsAt });
+    } else {
+      const cancelledAt = new Date(startsAt.getTime() - between(20, 70) * 60 * minuteMs);
+      planned.push({
+        ...base,
+        createdAt: new Date(Math.min(createdAt.getTime(), cancelledAt.getTime() - dayMs)),
+        status: 'cancelled',
+        cancelledAt,
+        cancellationReason: 'El paciente no puede asistir',
+        updatedAt: cancelledAt,
+      });
+    }
+  };
+  for (let daysAgo = demoHistoryDays; daysAgo >= 1; daysAgo -= 1) {
+    const date = addDays(today, -daysAgo);
+    if (isWeekend(date)) {
+      continue;
+    }
+    book(doctor1, date, 9, 0, true);
+    if (random() < 0.55) {
+      book(doctor1, date, 10, 0, true);
+    }
+    book(doctor2, date, 16, 0, true);
+  }
+  for (let daysAhead = 1; daysAhead <= demoUpcomingDays; daysAhead += 1) {
+    const date = addDays(today, daysAhead);
+    if (!isWeekend(date)) {
+      book(daysAhead % 2 === 0 ? doctor2 : doctor1, date, 11, 0, false);
+    }
+  }
+  return planned;
+}
+
+function isWeekend(date: string): boolean {
+  const weekday = new Date(`${date}T00:00:00Z`).getUTCDay();
+  return weekday === 0 || weekday === 6;
+}
+
+/** The instant a wall-clock time on `date` happens in `timeZone` (two passes settle any offset change). */
+function zonedInstant(date: string, hour: number, minute: number, timeZone: string): Date {
+  const wall = Date.parse(`${date}T${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}:00Z`);
+  let instant = wall;
+  for (let pass = 0; pass < 2; pass += 1) {
+    instant = wall - offsetMs(new Date(instant), timeZone);
+  }
+  return new Date(instant);
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `instant`. */
+function offsetMs(instant: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(instant);
+  const value = (type: Intl.DateTimeFormatPartTypes): number =>
+    Number(parts.find((p) => p.type === type)?.value ?? 0);
+  const wall = Date.UTC(
+    value('year'),
+    value('month') - 1,
+    value('day'),
+    value('hour'),
+    value('minute'),
+    value('second'),
+  );
+  return wall - Math.floor(instant.getTime() / 1000) * 1000;
+}
 const systemGrantsKey = 'seed.systemRoleGrants';
 
 /**
@@ -105,8 +265,9 @@ export async function hasDemoData(db: Database): Promise<boolean> {
  * The demo clinic, created on the first start of an empty database: six
  * accounts (one per role, two doctors with different specialties, two
  * patients), verified, without a second factor, all with {@link demoPassword};
- * four specialties; and `mfa.requiredRoles` empty so the demo signs in with a
- * password alone. Does nothing when users already exist or it ran before.
+ * four specialties; about 80 past and a few upcoming appointments
+ * ({@link planDemoAppointments}); and `mfa.requiredRoles` empty so the demo
+ * signs in with a password alone. Does nothing when users already exist or it ran before.
  * Resolves with whether it created anything.
  */
 export async function seedDemoData(
@@ -131,7 +292,9 @@ export async function seedDemoData(
     const roleRows = await tx.select({ id: roles.id, key: roles.key }).from(roles);
     const roleId = new Map(roleRows.map((row) => [row.key, row.id]));
 
+    const userIds = new Map<string, string>();
     for (const [index, account] of demoAccounts.entries()) {
+      const createdAt = new Date(now.getTime() - (demoCreatedDaysAgo[account.email] ?? 60) * dayMs);
       const [user] = await tx
         .insert(users)
         .values({
@@ -140,19 +303,20 @@ export async function seedDemoData(
           phone: `+52 55 5000 ${String(1000 + index)}`,
           dateOfBirth: account.role === 'patient' ? `198${index}-0${index}-1${index}` : null,
           language: 'es',
-          timeZone: 'America/Mexico_City',
+          timeZone: demoTimeZone,
           passwordHash: hashes[index] ?? null,
           status: 'active',
-          emailVerifiedAt: now,
-          createdAt: now,
-          updatedAt: now,
+          emailVerifiedAt: createdAt,
+          createdAt,
+          updatedAt: createdAt,
         })
         .returning({ id: users.id });
       const role = roleId.get(account.role);
       if (user === undefined || role === undefined) {
         throw new Error(`demo seed: could not create ${account.email}`);
       }
-      await tx.insert(userRoles).values({ userId: user.id, roleId: role, createdAt: now });
+      userIds.set(account.email, user.id);
+      await tx.insert(userRoles).values({ userId: user.id, roleId: role, createdAt });
       await tx
         .insert(consents)
         .values({ userId: user.id, kind: 'terms', version: 'demo', acceptedAt: now, ip: null });
@@ -174,8 +338,12 @@ export async function seedDemoData(
         );
       }
     }
+    const demoAppointments = planDemoAppointments(now, demoTimeZone, userIds);
+    if (demoAppointments.length > 0) {
+      await tx.insert(appointments).values(demoAppointments);
+    }
     await writeSetting(tx, settingKeys.mfaRequiredRoles, [], { now });
-    await writeSetting(tx, settingKeys.clinicTimeZone, 'America/Mexico_City', { now });
+    await writeSetting(tx, settingKeys.clinicTimeZone, demoTimeZone, { now });
     await tx.insert(appMeta).values({ key: demoSeededKey, value: now.toISOString(), updatedAt: now });
     return true;
   });

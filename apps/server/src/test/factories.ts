@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { meResponseSchema, type MeResponse } from '@telemedicina/shared';
 import { asc, desc, eq } from 'drizzle-orm';
 import type { App } from '../app.js';
-import { auditEvents, emailOutbox } from '../db/schema.js';
+import { appointments, auditEvents, emailOutbox } from '../db/schema.js';
 import { createTotpSecret, currentTotp } from '../lib/totp.js';
 import {
   findRolesByKeys,
@@ -187,4 +187,50 @@ export async function auditEventsOf(app: App, action: string): Promise<(typeof a
     .from(auditEvents)
     .where(eq(auditEvents.action, action))
     .orderBy(asc(auditEvents.id));
+}
+
+type AppointmentRow = typeof appointments.$inferSelect;
+
+/**
+ * Inserts an appointment straight into the table (the dashboard and search
+ * read them before booking has its own services). `minutes` defaults to 30;
+ * visit times are given as they should be stored.
+ */
+export async function createAppointment(
+  app: App,
+  input: {
+    doctorId: string;
+    patientId: string;
+    startsAt: string | Date;
+    minutes?: number;
+    status?: AppointmentRow['status'];
+    checkedInAt?: string | Date | null;
+    admittedAt?: string | Date | null;
+    startedAt?: string | Date | null;
+    endedAt?: string | Date | null;
+    cancelledAt?: string | Date | null;
+  },
+): Promise<AppointmentRow> {
+  const instant = (value: string | Date | null | undefined): Date | null =>
+    value === undefined || value === null ? null : new Date(value);
+  const startsAt = new Date(input.startsAt);
+  const [row] = await app.services.db.db
+    .insert(appointments)
+    .values({
+      doctorUserId: input.doctorId,
+      patientUserId: input.patientId,
+      startsAt,
+      endsAt: new Date(startsAt.getTime() + (input.minutes ?? 30) * 60_000),
+      status: input.status ?? 'confirmed',
+      checkedInAt: instant(input.checkedInAt),
+      admittedAt: instant(input.admittedAt),
+      startedAt: instant(input.startedAt),
+      endedAt: instant(input.endedAt),
+      cancelledAt: instant(input.cancelledAt),
+    })
+    .returning();
+  if (row === undefined) {
+    throw new Error('createAppointment: insert returned nothing');
+  }
+  return row;
 }

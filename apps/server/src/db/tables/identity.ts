@@ -47,6 +47,16 @@ export const users = pgTable(
     /** Set when an administrator disables the account; cleared when enabled again. */
     disabledAt: instant(),
     lastSignInAt: instant(),
+    /**
+     * The keys of the user's roles, kept by a database trigger from
+     * `user_roles` (the source of truth; migration 0004): the admin list
+     * filters by role with an array test on the row it already reads,
+     * instead of a join per matching user. Never written by the application.
+     */
+    roleKeys: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: instant().notNull().defaultNow(),
     updatedAt: instant().notNull().defaultNow(),
   },
@@ -55,8 +65,12 @@ export const users = pgTable(
     // The admin list: sorted pages and `ILIKE '%text%'` search over 100,000 accounts (pg_trgm).
     index('users_name_id_idx').on(table.name, table.id),
     index('users_created_at_id_idx').on(table.createdAt, table.id),
-    index('users_last_sign_in_at_id_idx').on(table.lastSignInAt, table.id),
-    index('users_status_idx').on(table.status),
+    // Never signed in sorts as the oldest sign-in: first ascending, last descending (one index, both ways).
+    index('users_last_sign_in_at_id_idx').on(table.lastSignInAt.asc().nullsFirst(), table.id),
+    // The status filter and sort, in name order within a status.
+    index('users_status_name_id_idx').on(table.status, table.name, table.id),
+    // The role filter when few users hold the role (administrators among 100,000 patients).
+    index('users_role_keys_idx').using('gin', table.roleKeys),
     index('users_name_trgm_idx').using('gin', sql`${table.name} gin_trgm_ops`),
     index('users_email_trgm_idx').using('gin', sql`${table.email} gin_trgm_ops`),
     check('users_status_check', sql`${table.status} in ('active', 'pending', 'disabled')`),

@@ -22,8 +22,23 @@ export const auditActions = [
   'user.invitation_accepted',
   'user.unlocked',
   'user.roles_changed',
+  // Administration of accounts, roles and specialties (issue 5, server-accounts)
+  'user.exported',
+  'user.updated',
+  'user.disabled',
+  'user.enabled',
+  'user.mfa_reset',
+  'role.created',
+  'role.updated',
+  'role.deleted',
+  'specialty.created',
+  'specialty.updated',
+  'specialty.deleted',
   'profile.updated',
   'access.denied',
+  'settings.updated',
+  'audit.viewed',
+  'audit.exported',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

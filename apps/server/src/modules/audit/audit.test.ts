@@ -168,6 +168,42 @@ describe('audited actions', () => {
       session: admin.token,
       body: { roleKeys: ['patient', 'staff'] },
     });
+    // Clinic settings and the audit log viewer (issue 5).
+    await send(app, 'PATCH', '/api/v1/settings', {
+      session: admin.token,
+      body: { clinic: { name: 'Clínica Auditada', timeZone: 'Europe/Madrid', language: 'es' } },
+    });
+    await send(app, 'GET', '/api/v1/audit-events?action=settings.', { session: admin.token });
+    await send(app, 'GET', '/api/v1/audit-events/export.csv', { session: admin.token });
+    // Accounts, roles and specialties (issue 5, server-accounts).
+    const managed = await createUser(app, { roles: ['patient'], hasMfa: true });
+    await send(app, 'GET', '/api/v1/users/export.csv', { session: admin.token });
+    await send(app, 'PATCH', `/api/v1/users/${managed.id}`, {
+      session: admin.token,
+      body: { name: 'Otro Nombre' },
+    });
+    await send(app, 'POST', `/api/v1/users/${managed.id}/mfa/reset`, { session: admin.token });
+    await send(app, 'POST', `/api/v1/users/${managed.id}/disable`, { session: admin.token });
+    await send(app, 'POST', `/api/v1/users/${managed.id}/enable`, { session: admin.token });
+    const role = (
+      await send(app, 'POST', '/api/v1/roles', {
+        session: admin.token,
+        body: { key: 'auditada', name: { es: 'Auditada', en: 'Audited' }, permissions: ['audit.read'] },
+      })
+    ).json<{ id: string }>();
+    await send(app, 'PATCH', `/api/v1/roles/${role.id}`, { session: admin.token, body: { permissions: [] } });
+    await send(app, 'DELETE', `/api/v1/roles/${role.id}`, { session: admin.token });
+    const specialty = (
+      await send(app, 'POST', '/api/v1/specialties', {
+        session: admin.token,
+        body: { name: { es: 'Auditología', en: 'Audiology' } },
+      })
+    ).json<{ id: string }>();
+    await send(app, 'PATCH', `/api/v1/specialties/${specialty.id}`, {
+      session: admin.token,
+      body: { active: false },
+    });
+    await send(app, 'DELETE', `/api/v1/specialties/${specialty.id}`, { session: admin.token });
     await createAdmin(context.db, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',

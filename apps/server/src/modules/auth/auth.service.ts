@@ -304,6 +304,8 @@ export async function login(
 
 /** Starts a session for `user` and builds the `/me` answer for it. */
 export async function openSession(ctx: ServiceContext, user: UserRow): Promise<SignedIn> {
+  // Sign-in and invitation acceptance both come here: the administration's "last sign-in".
+  await updateUser(ctx.db.db, user.id, { lastSignInAt: ctx.now() });
   const roles = await findUserRoles(ctx.db.db, user.id);
   const roleKeys = roles.map((role) => role.key);
   const mfaEnrollmentRequired = user.mfaEnabledAt === null && (await isMfaRequiredFor(ctx, roleKeys));

@@ -1,4 +1,5 @@
 import { realtimePath, type ClientConfigResponse } from '@telemedicina/shared';
+import { presentPublicClinicSettings } from '../settings/settings.presenter.js';
 import type { ClientConfig } from './client-config.service.js';
 
 export function presentClientConfig(config: ClientConfig): ClientConfigResponse {
@@ -7,5 +8,6 @@ export function presentClientConfig(config: ClientConfig): ClientConfigResponse 
     realtime: { port: config.realtimePort, path: realtimePath },
     languages: [...config.languages],
     defaultLanguage: config.defaultLanguage,
+    clinic: presentPublicClinicSettings(config.clinic),
   };
 }

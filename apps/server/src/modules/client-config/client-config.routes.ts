@@ -3,7 +3,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { presentClientConfig } from './client-config.presenter.js';
 import { getClientConfig, type ClientConfigContext } from './client-config.service.js';
 
-/** `GET /config`: public client configuration (real-time port and path, languages). */
+/** `GET /config`: public client configuration (real-time port and path, languages, the clinic's public settings). */
 export const clientConfigRoutes: FastifyPluginCallbackZod<ClientConfigContext> = (app, options, done) => {
   const context: ClientConfigContext = { version: options.version, getRealtimePort: options.getRealtimePort };
   app.get(
@@ -18,7 +18,8 @@ export const clientConfigRoutes: FastifyPluginCallbackZod<ClientConfigContext> =
     },
     async (_request, reply) => {
       void reply.header('cache-control', 'no-cache');
-      return presentClientConfig(getClientConfig(context));
+      // `app.services` is decorated on the root app before any route plugin.
+      return presentClientConfig(await getClientConfig(context, app.services));
     },
   );
   done();

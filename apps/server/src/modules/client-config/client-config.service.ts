@@ -1,4 +1,11 @@
-import { defaultLanguage, supportedLanguages, type Language } from '@telemedicina/shared';
+import {
+  defaultLanguage,
+  supportedLanguages,
+  type ClinicSettings,
+  type Language,
+} from '@telemedicina/shared';
+import type { AppServices } from '../context.js';
+import { getCachedClinicSettings } from '../settings/settings.service.js';
 
 export interface ClientConfigContext {
   version: string;
@@ -11,14 +18,24 @@ export interface ClientConfig {
   realtimePort: number | null;
   languages: readonly Language[];
   defaultLanguage: Language;
+  clinic: ClinicSettings;
 }
 
-/** The public, non-secret configuration the browser needs at start. */
-export function getClientConfig(context: ClientConfigContext): ClientConfig {
+/**
+ * The public, non-secret configuration the browser needs at start, with the
+ * clinic's public settings (name, logo, zone, language, upload limits). Read
+ * on every page load: the settings come from a cache at most 5 s old.
+ */
+export async function getClientConfig(
+  context: ClientConfigContext,
+  services: Pick<AppServices, 'db' | 'config'>,
+): Promise<ClientConfig> {
+  const { settings } = await getCachedClinicSettings(services.db, services.config);
   return {
     version: context.version,
     realtimePort: context.getRealtimePort(),
     languages: supportedLanguages,
     defaultLanguage,
+    clinic: settings,
   };
 }

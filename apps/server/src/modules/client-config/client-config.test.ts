@@ -27,7 +27,15 @@ describe('GET /api/v1/config', () => {
       realtime: { port: null, path: '/socket.io' },
       languages: ['es', 'en'],
       defaultLanguage: 'en',
+      clinic: {
+        name: 'Telemedicina',
+        logoUrl: null,
+        timeZone: 'UTC',
+        language: 'es',
+        uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg', 'webp'], maxFilesPerUpload: 5 },
+      },
     });
+    expect(response.headers['cache-control']).toBe('no-cache');
   });
 
   it('gives the bound separate real-time port', async () => {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, ilike, or, sql } from 'drizzle-orm';
+import { and, count, eq, gte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { emailOutbox, type OutboxStatus } from '../../db/schema.js';
 
@@ -44,31 +44,6 @@ export async function countRecentMessages(
       ),
     );
   return row?.value ?? 0;
-}
-
-/** One page of the outbox, newest first; `q` matches the recipient or the subject. */
-export async function listOutbox(
-  db: Database,
-  query: { page: number; pageSize: number; q?: string | undefined },
-): Promise<{ rows: OutboxRow[]; total: number }> {
-  const filter =
-    query.q === undefined || query.q === ''
-      ? undefined
-      : or(
-          ilike(emailOutbox.toAddress, likePattern(query.q)),
-          ilike(emailOutbox.subject, likePattern(query.q)),
-        );
-  const [rows, [totalRow]] = await Promise.all([
-    db
-      .select()
-      .from(emailOutbox)
-      .where(filter)
-      .orderBy(desc(emailOutbox.createdAt), desc(emailOutbox.id))
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize),
-    db.select({ value: count() }).from(emailOutbox).where(filter),
-  ]);
-  return { rows, total: totalRow?.value ?? 0 };
 }
 
 export async function findOutboxMessage(db: Database, id: string): Promise<OutboxRow | null> {

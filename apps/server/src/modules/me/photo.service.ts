@@ -5,6 +5,7 @@ import { imageExtensions, sniffImage, type ImageType } from '../../lib/image-sni
 import type { ServiceContext } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { deleteFile, findFile, insertFile } from '../files/files.repository.js';
+import { loadUploadLimits } from '../settings/settings.service.js';
 import { findUserById, findUserRoles, updateUser } from '../users/users.repository.js';
 import { canViewPhoto } from '../users/users.policy.js';
 import { isUuid } from '../users/users.service.js';
@@ -27,6 +28,11 @@ export async function setPhoto(
   bytes: Buffer,
 ): Promise<MeResponse> {
   const user = await loadActorUser(ctx);
+  // The clinic's upload size limit applies too (it may be lower than the 5 MB cap).
+  const { maxFileSizeBytes } = await loadUploadLimits(ctx.db.db);
+  if (bytes.length > maxFileSizeBytes) {
+    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The photo is too large.', { maxBytes: maxFileSizeBytes });
+  }
   const sniffed = sniffImage(bytes);
   if (sniffed.kind === 'unsupported') {
     throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The photo must be a PNG, JPEG or WebP image.', {

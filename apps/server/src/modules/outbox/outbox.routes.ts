@@ -1,7 +1,7 @@
 import {
   errorResponseSchema,
-  listQuerySchema,
   outboxItemSchema,
+  outboxListQuerySchema,
   outboxMessageSchema,
   pageOf,
 } from '@telemedicina/shared';
@@ -31,8 +31,8 @@ export const outboxRoutes: FastifyPluginCallbackZod<{ services: AppServices }> =
       config: { access: { anyOf: ['outbox.read'] } },
       schema: {
         tags: ['outbox'],
-        summary: 'Stored emails, newest first',
-        querystring: listQuerySchema,
+        summary: 'Stored emails, newest first; q searches recipient and subject; status filters',
+        querystring: outboxListQuerySchema,
         response: { 200: pageOf(outboxItemSchema), ...errors },
       },
     },

@@ -1,15 +1,16 @@
-import type { ListQuery } from '@telemedicina/shared';
+import type { OutboxListQuery } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
-import { findOutboxMessage, listOutbox, type OutboxRow } from '../email/email.repository.js';
+import { findOutboxMessage, type OutboxRow } from '../email/email.repository.js';
 import { isUuid } from '../users/users.service.js';
+import { listOutboxPage } from './outbox.repository.js';
 
-/** One page of stored emails, newest first; `q` searches recipient and subject. */
+/** One page of stored emails, newest first; `q` searches recipient and subject, `status` filters. */
 export function listOutboxMessages(
   ctx: ServiceContext,
-  query: ListQuery,
+  query: OutboxListQuery,
 ): Promise<{ rows: OutboxRow[]; total: number }> {
-  return listOutbox(ctx.db.db, query);
+  return listOutboxPage(ctx.db.db, query);
 }
 
 export async function getOutboxMessage(ctx: ServiceContext, id: string): Promise<OutboxRow> {

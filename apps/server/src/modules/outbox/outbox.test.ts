@@ -1,5 +1,6 @@
 import { errorResponseSchema, outboxItemSchema, outboxMessageSchema, pageOf } from '@telemedicina/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { updateOutboxStatus } from '../email/email.repository.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 
@@ -92,6 +93,44 @@ describe('GET /outbox', () => {
       (await send(context.app, 'GET', '/api/v1/outbox?q=_', { session: admin.token })).json(),
     );
     expect(underscore.total).toBe(1);
+  });
+
+  it('filters by delivery status, with the search', async () => {
+    // Two messages marked as delivered and one as failed, straight in the table.
+    const all = pageSchema.parse(
+      (await send(context.app, 'GET', '/api/v1/outbox?pageSize=100', { session: admin.token })).json(),
+    ).data;
+    const byId = (subject: string) => all.find((item) => item.subject === subject)!.id;
+    const mark = (id: string, status: 'sent' | 'failed') =>
+      updateOutboxStatus(context.db.db, id, {
+        status,
+        error: status === 'failed' ? 'boom' : null,
+        sentAt: clock,
+      });
+    await mark(byId('Mensaje número 3'), 'sent');
+    await mark(byId('Mensaje número 10'), 'sent');
+    await mark(byId('Mensaje número 11'), 'failed');
+    const list = async (query: string) =>
+      pageSchema.parse(
+        (await send(context.app, 'GET', `/api/v1/outbox?${query}`, { session: admin.token })).json(),
+      );
+    const sent = await list('status=sent');
+    expect(sent.total).toBe(2);
+    expect(sent.data.map((item) => item.subject)).toEqual(['Mensaje número 10', 'Mensaje número 3']);
+    expect((await list('status=failed')).data.map((item) => [item.subject, item.error])).toEqual([
+      ['Mensaje número 11', 'boom'],
+    ]);
+    expect((await list('status=stored')).total).toBe(all.length - 3);
+    expect((await list('status=queued')).total).toBe(0);
+    expect((await list(`status=sent&q=${encodeURIComponent('número 1')}`)).total).toBe(1);
+    const invalid = await send(context.app, 'GET', '/api/v1/outbox?status=lost', { session: admin.token });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({
+      error: {
+        code: 'VALIDATION_FAILED',
+        details: { issues: [{ path: 'status', message: 'validation.status' }] },
+      },
+    });
   });
 
   it('refuses a page size over 100 with 400', async () => {

@@ -1,3 +1,4 @@
+import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 
 /**
@@ -8,4 +9,15 @@ import type { Actor } from '../context.js';
  */
 export function canViewPhoto(actor: Actor, target: { id: string; isDoctor: boolean }): boolean {
   return target.id === actor.userId || actor.permissions.has('users.read') || target.isDoctor;
+}
+
+/**
+ * Some changes are never made to one's own account through the
+ * administration (disable, reset the second factor, drop one's admin role):
+ * another administrator has to, so nobody locks themselves out by accident.
+ */
+export function assertNotSelf(actorId: string, targetId: string, message: string): void {
+  if (actorId === targetId) {
+    throw new AppError(409, 'CANNOT_CHANGE_SELF', message);
+  }
 }

@@ -1,10 +1,12 @@
 import {
   apiBasePath,
+  type AdminUser,
   type MeResponse,
   type RoleSummary,
   type SessionInfo,
   type User,
 } from '@telemedicina/shared';
+import type { AdminUserExtras } from './users-list.repository.js';
 import type { RoleRow, UserRow } from './users.repository.js';
 
 /** URL of a user's photo; the file id makes it change (and skip caches) when the photo does. */
@@ -49,5 +51,16 @@ export function presentMe(
     roles: roles.map(presentRole),
     permissions: [...permissions],
     session: sessionInfo,
+  };
+}
+
+/** A user as the administration sees it: roles, lockout in force, last sign-in, disabling. */
+export function presentAdminUser(user: UserRow, extras: AdminUserExtras): AdminUser {
+  return {
+    ...presentUser(user),
+    roles: (extras.rolesByUser.get(user.id) ?? []).map(presentRole),
+    lockedUntil: extras.lockedUntilByEmail.get(user.email)?.toISOString() ?? null,
+    lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+    disabledAt: user.disabledAt?.toISOString() ?? null,
   };
 }

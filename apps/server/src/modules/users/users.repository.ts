@@ -75,6 +75,18 @@ export async function findUserPermissions(db: Database, userId: string): Promise
   return rows.map((row) => row.permission);
 }
 
+/** The distinct permission names granted by the roles `roleIds`. */
+export async function findPermissionsOfRoles(db: Database, roleIds: readonly string[]): Promise<string[]> {
+  if (roleIds.length === 0) {
+    return [];
+  }
+  const rows = await db
+    .selectDistinct({ permission: rolePermissions.permission })
+    .from(rolePermissions)
+    .where(inArray(rolePermissions.roleId, [...roleIds]));
+  return rows.map((row) => row.permission);
+}
+
 /** Replaces the user's roles with `roleIds`. */
 export async function replaceUserRoles(
   db: Database,

@@ -1,4 +1,4 @@
-import type { CreateInvitationRequest } from '@telemedicina/shared';
+import type { AdminUpdateUserRequest, CreateInvitationRequest } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { issueAuthToken, type InvitationPayload } from '../auth/auth.service.js';
 import { retireTokens } from '../auth/auth-tokens.repository.js';
@@ -8,14 +8,20 @@ import { appLink, sendEmail } from '../email/email.service.js';
 import { linkLifetimeHours } from '../email/templates.js';
 import { endSessions, startSession, type StartedSession } from '../sessions/sessions.service.js';
 import { isMfaRequiredFor } from '../me/mfa.service.js';
+import { deleteRecoveryCodes } from '../me/mfa.repository.js';
+import { findAdminUserExtras, type AdminUserExtras } from './users-list.repository.js';
+import { assertCanGrantRoles } from '../roles/roles.policy.js';
+import { assertNotSelf } from './users.policy.js';
 import {
   countOtherActiveUsersWithRole,
   findRolesByKeys,
   findUserByEmail,
   findUserById,
+  findPermissionsOfRoles,
   findUserRoles,
   lockRoleAssignments,
   replaceUserRoles,
+  updateUser,
   type RoleRow,
   type UserRow,
 } from './users.repository.js';
@@ -66,6 +72,13 @@ export async function inviteUser(
 ): Promise<{ id: string; expiresAt: Date }> {
   const actorId = requireActorId(ctx);
   const roles = await resolveRoles(ctx, input.roleKeys);
+  assertCanGrantRoles(ctx.actor, {
+    roleKeys: roles.map((role) => role.key),
+    permissions: await findPermissionsOfRoles(
+      ctx.db.db,
+      roles.map((role) => role.id),
+    ),
+  });
   if ((await findUserByEmail(ctx.db.db, input.email)) !== null) {
     throw new AppError(409, 'CONFLICT', 'This email already has an account.');
   }
@@ -116,7 +129,8 @@ export async function unlockUser(ctx: ServiceContext, userId: string): Promise<v
 /**
  * Replaces a user's roles. Refuses to leave the clinic without an active
  * administrator (409 LAST_ADMIN; serialised so two admins cannot demote each
- * other at once). A privilege change ends the user's sessions; when admins
+ * other at once) and admins removing their own admin role (409
+ * CANNOT_CHANGE_SELF: another admin has to do it). A privilege change ends the user's sessions; when admins
  * change their own roles, their current session is replaced by a new one.
  */
 export async function setUserRoles(
@@ -131,8 +145,19 @@ export async function setUserRoles(
   const before = await ctx.db.db.transaction(async (tx) => {
     await lockRoleAssignments(tx);
     const current = await findUserRoles(tx, user.id);
+    const added = roles.filter((role) => !current.some((held) => held.id === role.id));
+    assertCanGrantRoles(ctx.actor, {
+      roleKeys: added.map((role) => role.key),
+      permissions: await findPermissionsOfRoles(
+        tx,
+        added.map((role) => role.id),
+      ),
+    });
     const isLosingAdmin =
       current.some((role) => role.key === 'admin') && !roles.some((role) => role.key === 'admin');
+    if (isLosingAdmin) {
+      assertNotSelf(actorId, user.id, 'You cannot remove your own administrator role.');
+    }
     if (
       isLosingAdmin &&
       user.status === 'active' &&
@@ -165,6 +190,127 @@ export async function setUserRoles(
     details: { before, after },
   });
   return { replacement };
+}
+
+/** A user with what the administration shows of them (roles, lockout). */
+export interface AdminUserView {
+  user: UserRow;
+  extras: AdminUserExtras;
+}
+
+async function adminViewOf(ctx: ServiceContext, user: UserRow): Promise<AdminUserView> {
+  return { user, extras: await findAdminUserExtras(ctx.db.db, [user], ctx.now()) };
+}
+
+/** One user as the administration sees them; 404 for an unknown or malformed id. */
+export async function getAdminUser(ctx: ServiceContext, userId: string): Promise<AdminUserView> {
+  return adminViewOf(ctx, await findUserOr404(ctx, userId));
+}
+
+/**
+ * An administrator edits someone's name, phone, language or time zone. The
+ * audit event names the fields that changed, never their values.
+ */
+export async function updateUserByAdmin(
+  ctx: ServiceContext,
+  userId: string,
+  changes: AdminUpdateUserRequest,
+): Promise<AdminUserView> {
+  const user = await findUserOr404(ctx, userId);
+  const fields = (Object.keys(changes) as (keyof AdminUpdateUserRequest)[]).filter(
+    (field) => changes[field] !== undefined && changes[field] !== user[field],
+  );
+  if (fields.length === 0) {
+    return adminViewOf(ctx, user);
+  }
+  const updated = await updateUser(ctx.db.db, user.id, { ...changes, updatedAt: ctx.now() });
+  await ctx.audit({ action: 'user.updated', targetType: 'user', targetId: user.id, details: { fields } });
+  return adminViewOf(ctx, updated ?? user);
+}
+
+/**
+ * Disables an account: it cannot sign in, and every session it has ends at
+ * once with its real-time connections. Not one's own account (409
+ * CANNOT_CHANGE_SELF), nor the last active administrator (409 LAST_ADMIN,
+ * serialised with role changes). Disabling a disabled account changes nothing.
+ */
+export async function disableUser(ctx: ServiceContext, userId: string): Promise<void> {
+  const actorId = requireActorId(ctx);
+  const found = await findUserOr404(ctx, userId);
+  assertNotSelf(actorId, found.id, 'You cannot disable your own account.');
+  const now = ctx.now();
+  const isChanged = await ctx.db.db.transaction(async (tx) => {
+    await lockRoleAssignments(tx);
+    const user = await findUserById(tx, found.id);
+    if (user === null || user.status === 'disabled') {
+      return false;
+    }
+    const isAdmin = (await findUserRoles(tx, user.id)).some((role) => role.key === 'admin');
+    if (
+      isAdmin &&
+      user.status === 'active' &&
+      (await countOtherActiveUsersWithRole(tx, 'admin', user.id)) === 0
+    ) {
+      throw new AppError(409, 'LAST_ADMIN', 'The clinic needs at least one active administrator.');
+    }
+    await updateUser(tx, user.id, { status: 'disabled', disabledAt: now, updatedAt: now });
+    return true;
+  });
+  if (!isChanged) {
+    return;
+  }
+  const ended = await endSessions(ctx, { userId: found.id }, 'user_disabled');
+  await ctx.audit({
+    action: 'user.disabled',
+    targetType: 'user',
+    targetId: found.id,
+    details: { sessionsEnded: ended.length },
+  });
+}
+
+/**
+ * Enables a disabled account again: active, or pending when its email was
+ * never verified (as before it was disabled). Enabling an enabled account
+ * changes nothing.
+ */
+export async function enableUser(ctx: ServiceContext, userId: string): Promise<void> {
+  const user = await findUserOr404(ctx, userId);
+  if (user.status !== 'disabled') {
+    return;
+  }
+  const status = user.emailVerifiedAt !== null && user.passwordHash !== null ? 'active' : 'pending';
+  await updateUser(ctx.db.db, user.id, { status, disabledAt: null, updatedAt: ctx.now() });
+  await ctx.audit({ action: 'user.enabled', targetType: 'user', targetId: user.id, details: { status } });
+}
+
+/**
+ * Removes someone's second factor (secret, pending secret, recovery codes)
+ * when they lost their device, and ends their sessions; at the next sign-in
+ * a role that requires it makes them enrol again. Not on one's own account
+ * (409 CANNOT_CHANGE_SELF): the profile's second-factor page is for that.
+ */
+export async function resetUserMfa(ctx: ServiceContext, userId: string): Promise<void> {
+  const actorId = requireActorId(ctx);
+  const user = await findUserOr404(ctx, userId);
+  assertNotSelf(actorId, user.id, 'Use your own profile to change your second factor.');
+  const now = ctx.now();
+  await ctx.db.db.transaction(async (tx) => {
+    await updateUser(tx, user.id, {
+      mfaSecretEncrypted: null,
+      mfaPendingSecretEncrypted: null,
+      mfaEnabledAt: null,
+      mfaLastTimeStep: null,
+      updatedAt: now,
+    });
+    await deleteRecoveryCodes(tx, user.id);
+  });
+  const ended = await endSessions(ctx, { userId: user.id }, 'mfa_reset');
+  await ctx.audit({
+    action: 'user.mfa_reset',
+    targetType: 'user',
+    targetId: user.id,
+    details: { wasEnabled: user.mfaEnabledAt !== null, sessionsEnded: ended.length },
+  });
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,7 +4,7 @@ import {
   invitationInfoSchema,
   meResponseSchema,
 } from '@telemedicina/shared';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consents, users } from '../../db/schema.js';
 import {
@@ -249,27 +249,65 @@ describe('PUT /users/:id/roles', () => {
   });
 
   it('refuses to remove the last active administrator (409 LAST_ADMIN)', async () => {
-    // Leave exactly one active admin: disable every other one.
+    // A user manager who is not an administrator (so may only give roles within their own
+    // permissions), and exactly one active admin.
+    const created = await send(context.app, 'POST', '/api/v1/roles', {
+      session: admin.token,
+      body: {
+        key: 'gestor-usuarios',
+        name: { es: 'Gestor de usuarios', en: 'User manager' },
+        permissions: ['users.manage'],
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const manager = await createUser(context.app, { roles: ['gestor-usuarios'] });
     const only = await createUser(context.app, { roles: ['admin'] });
     await context.db.db.update(users).set({ status: 'disabled' });
-    await context.db.db.update(users).set({ status: 'active' }).where(eq(users.id, only.id));
-    const client = await signIn(context.app, only);
+    await context.db.db
+      .update(users)
+      .set({ status: 'active' })
+      .where(inArray(users.id, [only.id, manager.id]));
+    const client = await signIn(context.app, manager);
     const response = await send(context.app, 'PUT', `/api/v1/users/${only.id}/roles`, {
       session: client.token,
-      body: { roleKeys: ['doctor'] },
+      body: { roleKeys: ['gestor-usuarios'] },
     });
     expect(response.statusCode).toBe(409);
     expect(codeOf(response)).toBe('LAST_ADMIN');
-    expect((await send(context.app, 'GET', '/api/v1/me', { session: client.token })).statusCode).toBe(200);
+    const onlyClient = await signIn(context.app, only);
+    expect((await send(context.app, 'GET', '/api/v1/me', { session: onlyClient.token })).statusCode).toBe(
+      200,
+    );
 
     const second = await createUser(context.app, { roles: ['admin'] });
     const demoted = await send(context.app, 'PUT', `/api/v1/users/${only.id}/roles`, {
       session: client.token,
-      body: { roleKeys: ['doctor'] },
+      body: { roleKeys: ['gestor-usuarios'] },
     });
     expect(demoted.statusCode).toBe(204);
     await context.db.db.update(users).set({ status: 'active' });
     expect(second.roleKeys).toEqual(['admin']);
+  });
+
+  it('refuses admins removing their own admin role (409 CANNOT_CHANGE_SELF), even with other admins', async () => {
+    const self = await createUser(context.app, { roles: ['admin'] });
+    const client = await signIn(context.app, self);
+    const response = await send(context.app, 'PUT', `/api/v1/users/${self.id}/roles`, {
+      session: client.token,
+      body: { roleKeys: ['doctor'] },
+    });
+    expect(response.statusCode).toBe(409);
+    expect(codeOf(response)).toBe('CANNOT_CHANGE_SELF');
+    expect((await send(context.app, 'GET', '/api/v1/me', { session: client.token })).statusCode).toBe(200);
+    // Another administrator may do it.
+    expect(
+      (
+        await send(context.app, 'PUT', `/api/v1/users/${self.id}/roles`, {
+          session: admin.token,
+          body: { roleKeys: ['doctor'] },
+        })
+      ).statusCode,
+    ).toBe(204);
   });
 
   it('answers 404 for an unknown user and 400 for an unknown role', async () => {

@@ -1,0 +1,803 @@
+import {
+  adminUserPageSchema,
+  adminUserSchema,
+  errorResponseSchema,
+  validationErrorDetailsSchema,
+  type AdminUser,
+} from '@telemedicina/shared';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { io as connect } from 'socket.io-client';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loginFailures, mfaRecoveryCodes, roles, sessions, userRoles, users } from '../../db/schema.js';
+import {
+  auditEventsOf,
+  createUser,
+  send,
+  signIn,
+  type SignedInClient,
+  type TestUser,
+} from '../../test/factories.js';
+import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
+import { toCsvCell } from './users-csv.presenter.js';
+import { exportBatchSize } from './users-list.service.js';
+
+let context: TestContext;
+let offsetMs = 0;
+let admin: SignedInClient;
+let mainPort: number;
+
+beforeAll(async () => {
+  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs) });
+  await context.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = context.app.server.address();
+  mainPort = typeof address === 'object' && address !== null ? address.port : 0;
+});
+
+beforeEach(async () => {
+  offsetMs = 0;
+  admin = await signIn(
+    context.app,
+    await createUser(context.app, { roles: ['admin'], name: 'Ana Administradora', language: 'es' }),
+  );
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+function codeOf(response: { json: () => unknown }): string {
+  return errorResponseSchema.parse(response.json()).error.code;
+}
+
+let tokenSequence = 0;
+/** A word no other test's users contain, so `q` isolates each test's rows in the shared database. */
+function uniqueToken(): string {
+  tokenSequence += 1;
+  return `zq${tokenSequence}${Math.random().toString(36).slice(2, 7)}`;
+}
+
+async function listUsers(query: string, session: string = admin.token): Promise<AdminUser[]> {
+  const response = await send(context.app, 'GET', `/api/v1/users?${query}`, { session });
+  expect(response.statusCode, response.body).toBe(200);
+  return adminUserPageSchema.parse(response.json()).data;
+}
+
+async function lock(email: string, minutes = 15): Promise<void> {
+  const now = new Date();
+  await context.db.db
+    .insert(loginFailures)
+    .values({
+      email,
+      failureCount: 5,
+      firstFailureAt: now,
+      lastFailureAt: now,
+      lockedUntil: new Date(now.getTime() + minutes * 60_000),
+    })
+    .onConflictDoUpdate({
+      target: loginFailures.email,
+      set: { lockedUntil: new Date(now.getTime() + minutes * 60_000) },
+    });
+}
+
+describe('GET /users', () => {
+  it('answers a page of users with roles, lockout, last sign-in and disabling', async () => {
+    const token = uniqueToken();
+    const doctor = await createUser(context.app, {
+      roles: ['doctor', 'staff'],
+      name: `Dra. Carmen ${token}`,
+    });
+    await signIn(context.app, doctor);
+    await lock(doctor.email);
+    const response = await send(context.app, 'GET', `/api/v1/users?q=${token}`, { session: admin.token });
+    expect(response.statusCode).toBe(200);
+    const page = adminUserPageSchema.parse(response.json());
+    expect(page).toMatchObject({ page: 1, pageSize: 20, total: 1 });
+    const [listed] = page.data;
+    expect(listed).toMatchObject({
+      id: doctor.id,
+      email: doctor.email,
+      name: `Dra. Carmen ${token}`,
+      status: 'active',
+      emailVerified: true,
+      mfaEnabled: false,
+      disabledAt: null,
+    });
+    expect(listed?.roles.map((role) => role.key)).toEqual(['doctor', 'staff']);
+    expect(listed?.roles[0]?.name).toEqual({ es: 'Médico', en: 'Doctor' });
+    expect(Date.parse(listed?.lockedUntil ?? '')).toBeGreaterThan(Date.now());
+    expect(Math.abs(Date.parse(listed?.lastSignInAt ?? '') - Date.now())).toBeLessThan(60_000);
+    // Nothing secret leaves the server.
+    expect(response.body).not.toMatch(/passwordHash|mfaSecret|password_hash/);
+  });
+
+  it('searches name or email, case-insensitive, with % and _ taken literally', async () => {
+    const token = uniqueToken();
+    const byName = await createUser(context.app, { name: `Lucía ${token.toUpperCase()}_Ruiz` });
+    const byEmail = await createUser(context.app, {
+      email: `${token}.correo@example.test`,
+      name: 'Sin Coincidencia',
+    });
+    const decoy = await createUser(context.app, { name: `Lucía ${token}xRuiz` });
+    const ids = (list: AdminUser[]) => list.map((user) => user.id).sort();
+    expect(ids(await listUsers(`q=${token}`))).toEqual([byName.id, byEmail.id, decoy.id].sort());
+    expect(ids(await listUsers(`q=${encodeURIComponent(`${token}_ruiz`)}`))).toEqual([byName.id]);
+    expect(await listUsers(`q=${encodeURIComponent(`${token}%ruiz`)}`)).toEqual([]);
+    expect(ids(await listUsers(`q=${token}.CORREO`))).toEqual([byEmail.id]);
+  });
+
+  it('filters by role key and by status; locked and active split the active accounts', async () => {
+    const token = uniqueToken();
+    const activeDoctor = await createUser(context.app, { roles: ['doctor'], name: `Activo ${token}` });
+    const lockedDoctor = await createUser(context.app, { roles: ['doctor'], name: `Bloqueado ${token}` });
+    const pending = await createUser(context.app, {
+      name: `Pendiente ${token}`,
+      status: 'pending',
+      isVerified: false,
+    });
+    const disabled = await createUser(context.app, {
+      roles: ['staff'],
+      name: `Desactivado ${token}`,
+      status: 'disabled',
+    });
+    await lock(lockedDoctor.email);
+    // An expired lockout is no lockout.
+    await lock(activeDoctor.email, -1);
+    const idsOf = async (query: string) => (await listUsers(`q=${token}&${query}`)).map((user) => user.id);
+    expect(await idsOf('role=doctor')).toEqual([activeDoctor.id, lockedDoctor.id]);
+    expect(await idsOf('role=staff')).toEqual([disabled.id]);
+    expect(await idsOf('role=no-such-role')).toEqual([]);
+    expect(await idsOf('status=active')).toEqual([activeDoctor.id]);
+    expect(await idsOf('status=locked')).toEqual([lockedDoctor.id]);
+    expect(await idsOf('status=pending')).toEqual([pending.id]);
+    expect(await idsOf('status=disabled')).toEqual([disabled.id]);
+    expect(await idsOf('role=doctor&status=locked')).toEqual([lockedDoctor.id]);
+
+    // A role alone is counted from the role's holders, whatever their status.
+    const key = `r${token}`.slice(0, 40);
+    await send(context.app, 'POST', '/api/v1/roles', {
+      session: admin.token,
+      body: { key, name: { es: 'Rol de conteo', en: 'Counting role' }, permissions: [] },
+    });
+    for (const status of ['active', 'pending', 'disabled'] as const) {
+      await createUser(context.app, { roles: [key, 'patient'], status });
+    }
+    const counted = adminUserPageSchema.parse(
+      (await send(context.app, 'GET', `/api/v1/users?role=${key}`, { session: admin.token })).json(),
+    );
+    expect(counted.total).toBe(3);
+    expect(counted.data).toHaveLength(3);
+  });
+
+  it('sorts by each key in both orders, ties broken by id, and pages through the result', async () => {
+    const token = uniqueToken();
+    const created: TestUser[] = [];
+    for (const [index, name] of ['Beatriz', 'Álvaro', 'Carlos', 'Carlos', 'Daniela'].entries()) {
+      offsetMs = index * 60_000;
+      created.push(
+        await createUser(context.app, {
+          name: `${name} ${token}`,
+          email: `${String.fromCharCode(122 - index)}.${token}@example.test`,
+          status: index === 4 ? 'disabled' : 'active',
+        }),
+      );
+    }
+    offsetMs = 0;
+    // Two sign-ins at different times; the others never signed in.
+    await context.db.db
+      .update(users)
+      .set({ lastSignInAt: new Date('2026-01-02T00:00:00Z') })
+      .where(eq(users.id, created[2]!.id));
+    await context.db.db
+      .update(users)
+      .set({ lastSignInAt: new Date('2026-01-01T00:00:00Z') })
+      .where(eq(users.id, created[0]!.id));
+    const [b, a, c1, c2, d] = created.map((user) => user.id) as [string, string, string, string, string];
+    const [cFirst, cSecond] = [c1, c2].sort();
+    const order = async (query: string) => (await listUsers(`q=${token}&${query}`)).map((user) => user.id);
+
+    // Byte order of the database's collation puts "Á" after the ASCII letters; ties by id.
+    const byName = await order('sort=name');
+    expect(byName.indexOf(b)).toBeLessThan(byName.indexOf(cFirst!));
+    expect(byName.indexOf(cFirst!)).toBe(byName.indexOf(cSecond!) - 1);
+    expect(await order('sort=name&order=desc')).toEqual([...byName].reverse());
+    expect(await order('sort=email')).toEqual([d, c2, c1, a, b]);
+    expect(await order('sort=email&order=desc')).toEqual([b, a, c1, c2, d]);
+    expect(await order('sort=createdAt')).toEqual([b, a, c1, c2, d]);
+    expect(await order('sort=createdAt&order=desc')).toEqual([d, c2, c1, a, b]);
+    // Never signed in counts as the oldest: first ascending, last descending.
+    const [nullFirst, nullSecond, nullThird] = [a, c2, d].sort();
+    expect(await order('sort=lastSignInAt')).toEqual([nullFirst, nullSecond, nullThird, b, c1]);
+    expect(await order('sort=lastSignInAt&order=desc')).toEqual([c1, b, nullThird, nullSecond, nullFirst]);
+    const byStatus = await order('sort=status');
+    expect(byStatus).toEqual([...byName.filter((id) => id !== d), d]);
+
+    const response = await send(
+      context.app,
+      'GET',
+      `/api/v1/users?q=${token}&sort=createdAt&page=2&pageSize=2`,
+      {
+        session: admin.token,
+      },
+    );
+    const page = adminUserPageSchema.parse(response.json());
+    expect(page).toMatchObject({ page: 2, pageSize: 2, total: 5 });
+    expect(page.data.map((user) => user.id)).toEqual([c1, c2]);
+    const beyond = adminUserPageSchema.parse(
+      (await send(context.app, 'GET', `/api/v1/users?q=${token}&page=9`, { session: admin.token })).json(),
+    );
+    expect(beyond).toMatchObject({ data: [], total: 5 });
+  });
+
+  it.each([
+    ['page=0', 'page'],
+    ['page=abc', 'page'],
+    ['pageSize=101', 'pageSize'],
+    ['pageSize=0', 'pageSize'],
+    ['sort=password', 'sort'],
+    ['order=up', 'order'],
+    ['status=x', 'status'],
+  ])('answers 400 VALIDATION_FAILED for %s', async (query, field) => {
+    for (const path of ['/api/v1/users', '/api/v1/users/export.csv']) {
+      const response = await send(context.app, 'GET', `${path}?${query}`, { session: admin.token });
+      expect(response.statusCode).toBe(400);
+      expect(codeOf(response)).toBe('VALIDATION_FAILED');
+      const { issues } = validationErrorDetailsSchema.parse(
+        errorResponseSchema.parse(response.json()).error.details,
+      );
+      expect(issues).toContainEqual(expect.objectContaining({ location: 'querystring', path: field }));
+    }
+  });
+
+  it('lets staff read users; refuses doctors and patients (403) and anonymous callers (401)', async () => {
+    const staff = await signIn(context.app, await createUser(context.app, { roles: ['staff'] }));
+    expect((await send(context.app, 'GET', '/api/v1/users', { session: staff.token })).statusCode).toBe(200);
+    expect(
+      (await send(context.app, 'GET', `/api/v1/users/${admin.me.user.id}`, { session: staff.token }))
+        .statusCode,
+    ).toBe(200);
+    expect(
+      (await send(context.app, 'GET', '/api/v1/users/export.csv', { session: staff.token })).statusCode,
+    ).toBe(200);
+    for (const role of ['doctor', 'patient']) {
+      const client = await signIn(context.app, await createUser(context.app, { roles: [role] }));
+      for (const path of ['/api/v1/users', '/api/v1/users/export.csv', `/api/v1/users/${admin.me.user.id}`]) {
+        const response = await send(context.app, 'GET', path, { session: client.token });
+        expect(response.statusCode, `${role} ${path}`).toBe(403);
+        expect(codeOf(response)).toBe('FORBIDDEN');
+      }
+    }
+    const anonymous = await send(context.app, 'GET', '/api/v1/users');
+    expect(anonymous.statusCode).toBe(401);
+    expect(codeOf(anonymous)).toBe('UNAUTHENTICATED');
+  });
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The rows of a CSV body without the BOM (cells split naively: tests use cells without commas). */
+function csvLines(body: string): string[] {
+  expect(body.charCodeAt(0)).toBe(0xfeff);
+  return body
+    .slice(1)
+    .split('\r\n')
+    .filter((line) => line !== '');
+}
+
+describe('users.role_keys', () => {
+  it('follows user_roles through the database trigger, whatever writes them', async () => {
+    const keysOf = async (id: string) =>
+      (await context.db.db.select({ keys: users.roleKeys }).from(users).where(eq(users.id, id)))[0]?.keys;
+    const first = await createUser(context.app, { roles: ['staff', 'doctor'] });
+    const second = await createUser(context.app, { roles: [] });
+    expect(await keysOf(first.id)).toEqual(['doctor', 'staff']);
+    expect(await keysOf(second.id)).toEqual([]);
+
+    await send(context.app, 'PUT', `/api/v1/users/${first.id}/roles`, {
+      session: admin.token,
+      body: { roleKeys: ['patient'] },
+    });
+    expect(await keysOf(first.id)).toEqual(['patient']);
+
+    // Several users in one statement, then removals.
+    const [staffRole] = await context.db.db.select().from(roles).where(eq(roles.key, 'staff'));
+    await context.db.db.insert(userRoles).values([
+      { userId: first.id, roleId: staffRole!.id },
+      { userId: second.id, roleId: staffRole!.id },
+    ]);
+    expect(await keysOf(first.id)).toEqual(['patient', 'staff']);
+    expect(await keysOf(second.id)).toEqual(['staff']);
+    await context.db.db.delete(userRoles).where(eq(userRoles.roleId, staffRole!.id));
+    expect(await keysOf(first.id)).toEqual(['patient']);
+    expect(await keysOf(second.id)).toEqual([]);
+
+    // A renamed key follows; deleting a user takes their rows with them without complaint.
+    const custom = await send(context.app, 'POST', '/api/v1/roles', {
+      session: admin.token,
+      body: { key: `k${uniqueToken()}`, name: { es: 'Clave', en: 'Key' }, permissions: [] },
+    });
+    const customKey = custom.json<{ key: string }>().key;
+    await send(context.app, 'PUT', `/api/v1/users/${second.id}/roles`, {
+      session: admin.token,
+      body: { roleKeys: [customKey] },
+    });
+    await context.db.db
+      .update(roles)
+      .set({ key: `${customKey}-b` })
+      .where(eq(roles.key, customKey));
+    expect(await keysOf(second.id)).toEqual([`${customKey}-b`]);
+    await context.db.db.delete(users).where(eq(users.id, second.id));
+    expect(await keysOf(second.id)).toBeUndefined();
+  });
+});
+
+describe('GET /users/export.csv', () => {
+  it("streams the filtered users as CSV in the requester's language, defusing formulas, and audits the export", async () => {
+    const token = uniqueToken();
+    const doctor = await createUser(context.app, {
+      roles: ['doctor'],
+      name: `=HYPERLINK("x") ${token}`,
+      hasMfa: true,
+    });
+    const staff = await createUser(context.app, { roles: ['staff'], name: `Rosa ${token}` });
+    await signIn(context.app, doctor);
+    await lock(staff.email);
+    const response = await send(
+      context.app,
+      'GET',
+      `/api/v1/users/export.csv?q=${token}&sort=name&page=3&pageSize=1`,
+      {
+        session: admin.token,
+      },
+    );
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Mexico_City' }).format(new Date());
+    expect(response.headers['content-disposition']).toBe(`attachment; filename="users-${today}.csv"`);
+    const lines = csvLines(response.body);
+    expect(lines[0]).toBe('Nombre,Correo electrónico,Roles,Estado,Creado,Último acceso,MFA');
+    // Paging is ignored: both users, in name order ("=" sorts before "R").
+    expect(lines).toHaveLength(3);
+    expect(lines[1]).toBe(
+      `"'=HYPERLINK(""x"") ${token}",${doctor.email},Médico,Activo,${lines[1]!.split(',')[4]},${lines[1]!.split(',')[5]},Sí`,
+    );
+    expect(lines[1]!.split(',')[4]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(lines[1]!.split(',')[5]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/);
+    expect(lines[2]).toMatch(
+      new RegExp(`^Rosa ${token},${escapeRegExp(staff.email)},Recepción,Bloqueado,[^,]+,,No$`),
+    );
+
+    const events = await auditEventsOf(context.app, 'user.exported');
+    expect(events.at(-1)).toMatchObject({
+      actorUserId: admin.me.user.id,
+      details: { q: token, sort: 'name', order: 'asc' },
+    });
+
+    const english = await signIn(
+      context.app,
+      await createUser(context.app, { roles: ['admin'], language: 'en' }),
+    );
+    const inEnglish = await send(context.app, 'GET', `/api/v1/users/export.csv?q=${token}&status=locked`, {
+      session: english.token,
+    });
+    const englishLines = csvLines(inEnglish.body);
+    expect(englishLines[0]).toBe('Name,Email,Roles,Status,Created,Last sign-in,MFA');
+    expect(englishLines.slice(1)).toEqual([
+      expect.stringMatching(new RegExp(`^Rosa ${token},.*,Reception,Locked,.*,No$`)),
+    ]);
+  });
+
+  it('defuses every formula trigger and quotes what CSV needs', () => {
+    expect(['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx'].map(toCsvCell)).toEqual([
+      "'=1+1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      '"\'\rx"',
+    ]);
+    expect(toCsvCell('Pérez, Ana')).toBe('"Pérez, Ana"');
+    expect(toCsvCell('Dice "hola"')).toBe('"Dice ""hola"""');
+    expect(toCsvCell('a=b')).toBe('a=b');
+  });
+
+  it.each([
+    ['name', 'asc'],
+    ['createdAt', 'desc'],
+    ['lastSignInAt', 'asc'],
+    ['lastSignInAt', 'desc'],
+    ['status', 'desc'],
+  ])('reads every matching user exactly once in keyset batches (sort=%s, order=%s)', async (sort, order) => {
+    const token = uniqueToken();
+    const total = exportBatchSize * 2 + 37;
+    // Set-based: repeated names and sign-in times (ties across batch edges), microsecond creation times, NULLs.
+    await context.db.db.execute(sql`
+      insert into users (email, name, language, time_zone, status, email_verified_at, created_at, updated_at, last_sign_in_at)
+      select ${token} || '.' || i || '@example.test', 'Lote ' || ${token} || ' ' || (i % 7), 'es', 'UTC',
+        case when i % 5 = 0 then 'disabled' else 'active' end, now(),
+        now() - make_interval(secs => i * 0.000001), now(),
+        case when i % 3 = 0 then null else timestamptz '2026-01-01' + make_interval(mins => i % 11) end
+      from generate_series(1, ${total}) as i`);
+    const response = await send(
+      context.app,
+      'GET',
+      `/api/v1/users/export.csv?q=${token}&sort=${sort}&order=${order}`,
+      {
+        session: admin.token,
+      },
+    );
+    expect(response.statusCode).toBe(200);
+    const emails = csvLines(response.body)
+      .slice(1)
+      .map((line) => line.split(',')[1]);
+    expect(emails).toHaveLength(total);
+    expect(new Set(emails).size).toBe(total);
+    // Same order as the list pages.
+    const firstPage = await listUsers(
+      `q=${token}&sort=${sort}&order=${order}&pageSize=100&page=${exportBatchSize / 100 + 1}`,
+    );
+    expect(emails.slice(exportBatchSize, exportBatchSize + 100)).toEqual(firstPage.map((user) => user.email));
+  });
+});
+
+describe('GET /users/:id', () => {
+  it('answers one user, and 404 for an unknown or malformed id', async () => {
+    const user = await createUser(context.app, { roles: ['patient'] });
+    const response = await send(context.app, 'GET', `/api/v1/users/${user.id}`, { session: admin.token });
+    expect(response.statusCode).toBe(200);
+    expect(adminUserSchema.parse(response.json())).toMatchObject({
+      id: user.id,
+      lockedUntil: null,
+      lastSignInAt: null,
+    });
+    for (const id of ['00000000-0000-4000-8000-000000000000', 'nonsense', "1' or '1'='1"]) {
+      const missing = await send(context.app, 'GET', `/api/v1/users/${encodeURIComponent(id)}`, {
+        session: admin.token,
+      });
+      expect(missing.statusCode, id).toBe(404);
+      expect(codeOf(missing)).toBe('NOT_FOUND');
+    }
+  });
+});
+
+describe('PATCH /users/:id', () => {
+  it('changes the profile and audits the field names only', async () => {
+    const user = await createUser(context.app, { roles: ['doctor'], name: 'Nombre Viejo' });
+    const response = await send(context.app, 'PATCH', `/api/v1/users/${user.id}`, {
+      session: admin.token,
+      body: { name: 'Nombre Nuevo', phone: '+52 55 1234 5678', language: 'en', timeZone: 'Europe/Madrid' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(adminUserSchema.parse(response.json())).toMatchObject({
+      id: user.id,
+      name: 'Nombre Nuevo',
+      phone: '+52 55 1234 5678',
+      language: 'en',
+      timeZone: 'Europe/Madrid',
+    });
+    const event = (await auditEventsOf(context.app, 'user.updated')).at(-1);
+    expect(event).toMatchObject({ actorUserId: admin.me.user.id, targetType: 'user', targetId: user.id });
+    expect((event?.details as { fields: string[] }).fields.sort()).toEqual([
+      'language',
+      'name',
+      'phone',
+      'timeZone',
+    ]);
+    expect(JSON.stringify(event?.details)).not.toContain('1234');
+
+    const before = (await auditEventsOf(context.app, 'user.updated')).length;
+    const unchanged = await send(context.app, 'PATCH', `/api/v1/users/${user.id}`, {
+      session: admin.token,
+      body: { name: 'Nombre Nuevo' },
+    });
+    expect(unchanged.statusCode).toBe(200);
+    expect(await auditEventsOf(context.app, 'user.updated')).toHaveLength(before);
+  });
+
+  it('answers 400 for invalid values or fields it does not change here, 404 for an unknown user, 403 for staff', async () => {
+    const user = await createUser(context.app);
+    for (const body of [
+      { name: 'A' },
+      { timeZone: 'Mars/Base' },
+      { phone: 'abc' },
+      { email: 'x@example.test' },
+    ]) {
+      const response = await send(context.app, 'PATCH', `/api/v1/users/${user.id}`, {
+        session: admin.token,
+        body,
+      });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(codeOf(response)).toBe('VALIDATION_FAILED');
+    }
+    const missing = await send(context.app, 'PATCH', '/api/v1/users/00000000-0000-4000-8000-000000000000', {
+      session: admin.token,
+      body: { name: 'Alguien Más' },
+    });
+    expect(missing.statusCode).toBe(404);
+    const staff = await signIn(context.app, await createUser(context.app, { roles: ['staff'] }));
+    const refused = await send(context.app, 'PATCH', `/api/v1/users/${user.id}`, {
+      session: staff.token,
+      body: { name: 'Alguien Más' },
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+});
+
+describe('disable and enable', () => {
+  it("ends the user's sessions and sockets at once; sign-in answers ACCOUNT_DISABLED; enabling lets them back", async () => {
+    const user = await createUser(context.app, { roles: ['doctor'] });
+    const first = await signIn(context.app, user);
+    const second = await signIn(context.app, user);
+    const socket = connect(`http://127.0.0.1:${mainPort}`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { origin: testAppOrigin, cookie: `tm_session=${first.token}` },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const disconnected = new Promise<string>((resolve) =>
+        socket.once('disconnect', (reason) => resolve(reason)),
+      );
+
+      const response = await send(context.app, 'POST', `/api/v1/users/${user.id}/disable`, {
+        session: admin.token,
+      });
+      expect(response.statusCode).toBe(204);
+      expect(await disconnected).toBe('io server disconnect');
+    } finally {
+      socket.disconnect();
+    }
+    for (const client of [first, second]) {
+      const me = await send(context.app, 'GET', '/api/v1/me', { session: client.token });
+      expect(me.statusCode).toBe(401);
+      expect(codeOf(me)).toBe('SESSION_EXPIRED');
+    }
+    const open = await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    expect(open.map((session) => session.revokedReason)).toEqual(['user_disabled', 'user_disabled']);
+    const [shown] = await listUsers(`q=${encodeURIComponent(user.email)}`);
+    expect(shown).toMatchObject({ status: 'disabled' });
+    expect(shown?.disabledAt).not.toBeNull();
+    expect((await auditEventsOf(context.app, 'user.disabled')).at(-1)).toMatchObject({
+      actorUserId: admin.me.user.id,
+      targetId: user.id,
+      details: { sessionsEnded: 2 },
+    });
+
+    const refused = await send(context.app, 'POST', '/api/v1/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(codeOf(refused)).toBe('ACCOUNT_DISABLED');
+
+    // Disabling again changes nothing and records nothing.
+    const events = (await auditEventsOf(context.app, 'user.disabled')).length;
+    expect(
+      (await send(context.app, 'POST', `/api/v1/users/${user.id}/disable`, { session: admin.token }))
+        .statusCode,
+    ).toBe(204);
+    expect(await auditEventsOf(context.app, 'user.disabled')).toHaveLength(events);
+
+    expect(
+      (await send(context.app, 'POST', `/api/v1/users/${user.id}/enable`, { session: admin.token }))
+        .statusCode,
+    ).toBe(204);
+    const [enabled] = await listUsers(`q=${encodeURIComponent(user.email)}`);
+    expect(enabled).toMatchObject({ status: 'active', disabledAt: null });
+    expect((await auditEventsOf(context.app, 'user.enabled')).at(-1)).toMatchObject({
+      targetId: user.id,
+      details: { status: 'active' },
+    });
+    expect((await signIn(context.app, user)).me.user.status).toBe('active');
+  });
+
+  it('enables an account whose email was never verified back to pending', async () => {
+    const user = await createUser(context.app, { status: 'pending', isVerified: false });
+    await send(context.app, 'POST', `/api/v1/users/${user.id}/disable`, { session: admin.token });
+    expect((await listUsers(`q=${encodeURIComponent(user.email)}`))[0]?.status).toBe('disabled');
+    await send(context.app, 'POST', `/api/v1/users/${user.id}/enable`, { session: admin.token });
+    expect((await listUsers(`q=${encodeURIComponent(user.email)}`))[0]?.status).toBe('pending');
+  });
+
+  it('refuses to disable oneself (409 CANNOT_CHANGE_SELF) and the last active administrator (409 LAST_ADMIN)', async () => {
+    const self = await send(context.app, 'POST', `/api/v1/users/${admin.me.user.id}/disable`, {
+      session: admin.token,
+    });
+    expect(self.statusCode).toBe(409);
+    expect(codeOf(self)).toBe('CANNOT_CHANGE_SELF');
+
+    const created = await send(context.app, 'POST', '/api/v1/roles', {
+      session: admin.token,
+      body: {
+        key: 'gestion-cuentas',
+        name: { es: 'Gestión de cuentas', en: 'Accounts' },
+        permissions: ['users.manage'],
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const manager = await createUser(context.app, { roles: ['gestion-cuentas'] });
+    const only = await createUser(context.app, { roles: ['admin'] });
+    const others = (
+      await context.db.db
+        .select({ id: users.id, status: users.status })
+        .from(users)
+        .where(sql`${users.id} not in (${only.id}, ${manager.id})`)
+    ).filter((row) => row.status === 'active');
+    await context.db.db
+      .update(users)
+      .set({ status: 'disabled' })
+      .where(
+        inArray(
+          users.id,
+          others.map((row) => row.id),
+        ),
+      );
+    try {
+      const client = await signIn(context.app, manager);
+      const response = await send(context.app, 'POST', `/api/v1/users/${only.id}/disable`, {
+        session: client.token,
+      });
+      expect(response.statusCode).toBe(409);
+      expect(codeOf(response)).toBe('LAST_ADMIN');
+      expect((await context.db.db.select().from(users).where(eq(users.id, only.id)))[0]?.status).toBe(
+        'active',
+      );
+    } finally {
+      await context.db.db
+        .update(users)
+        .set({ status: 'active' })
+        .where(
+          inArray(
+            users.id,
+            others.map((row) => row.id),
+          ),
+        );
+    }
+  });
+
+  it('answers 404 for unknown users and 403 for staff and doctors', async () => {
+    for (const action of ['disable', 'enable', 'mfa/reset']) {
+      const response = await send(context.app, 'POST', `/api/v1/users/nonsense/${action}`, {
+        session: admin.token,
+      });
+      expect(response.statusCode, action).toBe(404);
+    }
+    const target = await createUser(context.app);
+    for (const role of ['staff', 'doctor']) {
+      const client = await signIn(context.app, await createUser(context.app, { roles: [role] }));
+      for (const action of ['disable', 'enable', 'mfa/reset']) {
+        const response = await send(context.app, 'POST', `/api/v1/users/${target.id}/${action}`, {
+          session: client.token,
+        });
+        expect(response.statusCode, `${role} ${action}`).toBe(403);
+      }
+    }
+    expect((await context.db.db.select().from(users).where(eq(users.id, target.id)))[0]?.status).toBe(
+      'active',
+    );
+  });
+});
+
+describe('POST /users/:id/mfa/reset', () => {
+  it('removes the second factor and recovery codes, ends the sessions, and the user signs in with a password', async () => {
+    const user = await createUser(context.app, { roles: ['staff'], hasMfa: true });
+    const client = await signIn(context.app, user);
+    await context.db.db
+      .insert(mfaRecoveryCodes)
+      .values({ userId: user.id, codeHash: 'x'.repeat(64), createdAt: new Date() });
+    await context.db.db
+      .update(users)
+      .set({ mfaPendingSecretEncrypted: 'pending' })
+      .where(eq(users.id, user.id));
+
+    const response = await send(context.app, 'POST', `/api/v1/users/${user.id}/mfa/reset`, {
+      session: admin.token,
+    });
+    expect(response.statusCode).toBe(204);
+    const [row] = await context.db.db.select().from(users).where(eq(users.id, user.id));
+    expect(row).toMatchObject({
+      mfaSecretEncrypted: null,
+      mfaPendingSecretEncrypted: null,
+      mfaEnabledAt: null,
+      mfaLastTimeStep: null,
+    });
+    expect(
+      await context.db.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id)),
+    ).toEqual([]);
+    expect(codeOf(await send(context.app, 'GET', '/api/v1/me', { session: client.token }))).toBe(
+      'SESSION_EXPIRED',
+    );
+    expect((await auditEventsOf(context.app, 'user.mfa_reset')).at(-1)).toMatchObject({
+      actorUserId: admin.me.user.id,
+      targetId: user.id,
+      details: { wasEnabled: true, sessionsEnded: 1 },
+    });
+    const again = await signIn(context.app, { ...user, totpSecret: null });
+    expect(again.me.user.mfaEnabled).toBe(false);
+  });
+
+  it('refuses one’s own second factor (409 CANNOT_CHANGE_SELF)', async () => {
+    const response = await send(context.app, 'POST', `/api/v1/users/${admin.me.user.id}/mfa/reset`, {
+      session: admin.token,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(codeOf(response)).toBe('CANNOT_CHANGE_SELF');
+  });
+});
+
+describe('no privilege escalation', () => {
+  /** A user manager who is not an administrator: a custom role with users.read + users.manage. */
+  async function signInAsUserManager(): Promise<SignedInClient> {
+    const created = await send(context.app, 'POST', '/api/v1/roles', {
+      session: admin.token,
+      body: {
+        key: `manager${uniqueToken()}`,
+        name: { es: 'Gestión de usuarios', en: 'User management' },
+        permissions: ['users.read', 'users.manage'],
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = created.json<{ key: string }>().key;
+    return signIn(context.app, await createUser(context.app, { roles: [key] }));
+  }
+
+  it('refuses to give a role whose permissions the actor lacks (403), to others and to oneself', async () => {
+    const manager = await signInAsUserManager();
+    const patient = await createUser(context.app, { roles: ['patient'] });
+    for (const [target, roleKeys] of [
+      [patient.id, ['admin']],
+      [manager.me.user.id, ['admin']],
+      [patient.id, ['patient', 'doctor']],
+    ] as const) {
+      const response = await send(context.app, 'PUT', `/api/v1/users/${target}/roles`, {
+        session: manager.token,
+        body: { roleKeys },
+      });
+      expect(response.statusCode, response.body).toBe(403);
+      expect(codeOf(response)).toBe('FORBIDDEN');
+    }
+    const [row] = await context.db.db
+      .select({ roleKeys: users.roleKeys })
+      .from(users)
+      .where(eq(users.id, patient.id));
+    expect(row?.roleKeys).toEqual(['patient']);
+    // A role whose permissions the manager holds can be given; keeping a role the user has is fine.
+    const allowed = await send(context.app, 'PUT', `/api/v1/users/${patient.id}/roles`, {
+      session: manager.token,
+      body: { roleKeys: ['patient', ...manager.me.roles.map((role) => role.key)] },
+    });
+    expect(allowed.statusCode, allowed.body).toBe(204);
+  });
+
+  it('refuses to invite with such a role; administrators can invite with any role', async () => {
+    const manager = await signInAsUserManager();
+    const invitation = await send(context.app, 'POST', '/api/v1/invitations', {
+      session: manager.token,
+      body: {
+        email: `${uniqueToken()}@example.com`,
+        name: 'Nuevo Médico',
+        roleKeys: ['doctor'],
+        language: 'es',
+      },
+    });
+    expect(invitation.statusCode, invitation.body).toBe(403);
+    expect(errorResponseSchema.parse(invitation.json()).error.details).toMatchObject({
+      missing: expect.arrayContaining(['records.write', 'visits.host']) as unknown,
+    });
+    const byAdmin = await send(context.app, 'POST', '/api/v1/invitations', {
+      session: admin.token,
+      body: {
+        email: `${uniqueToken()}@example.com`,
+        name: 'Nuevo Médico',
+        roleKeys: ['doctor'],
+        language: 'es',
+      },
+    });
+    expect(byAdmin.statusCode, byAdmin.body).toBe(201);
+  });
+});
