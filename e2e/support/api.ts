@@ -21,7 +21,8 @@ export class ApiSession {
     body?: unknown,
   ): Promise<{ status: number; body: T }> {
     if (!this.cookies.has('XSRF-TOKEN')) {
-      this.remember(await fetch(`${this.baseUrl}/api/v1/health`));
+      // The web client's first read hands out the XSRF cookie (health checks do not).
+      this.remember(await fetch(`${this.baseUrl}/api/v1/config`));
     }
     const headers: Record<string, string> = {
       cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),

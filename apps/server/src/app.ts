@@ -1,14 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
 import { apiBasePath } from '@telemedicina/shared';
 import Fastify, {
-  LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config/config.js';
 import type { DatabaseClient } from './db/client.js';
@@ -17,6 +16,8 @@ import { isSecureRequest, readCookie, sessionCookieName } from './http/cookies.j
 import { handleError } from './http/error-handler.js';
 import { openApi } from './http/openapi.js';
 import { generateRequestId } from './http/request-id.js';
+import { createRequestLogger, RequestLogController } from './http/request-logger.js';
+import { responseSerializerCompiler } from './http/response-serializer.js';
 import { securityHeaders } from './http/security-headers.js';
 import { staticWeb } from './http/static-web.js';
 import { xsrfProtection } from './http/xsrf.js';
@@ -31,9 +32,15 @@ import { createFileStorage } from './modules/files/file-storage.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
+import { settingsRoutes } from './modules/settings/settings.routes.js';
+import { auditRoutes } from './modules/audit/audit.routes.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { filterLiveSessionIds } from './modules/sessions/sessions.repository.js';
 import { resolveSessionToken } from './modules/sessions/sessions.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { rolesRoutes } from './modules/roles/roles.routes.js';
+import { specialtiesRoutes } from './modules/specialties/specialties.routes.js';
 import { serverVersion } from './paths.js';
 import type { HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
@@ -88,7 +95,10 @@ export async function buildApp({
     },
     genReqId: generateRequestId,
     requestIdHeader: false,
-    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    // One line per request, with its request id, as every line a request writes.
+    logController: new RequestLogController({ requestIdLogLabel: 'requestId' }),
+    // Each request's logger (bound to its request id) is made when it first writes a line.
+    childLoggerFactory: createRequestLogger,
     trustProxy: toFastifyTrustProxy(config.trustProxy),
     // While draining, requests already on an open connection are answered
     // normally (with Connection: close) instead of fastify's own 503 body,
@@ -98,7 +108,7 @@ export async function buildApp({
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.setErrorHandler(handleError);
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -183,6 +193,7 @@ export async function buildApp({
     });
     await app.register(xsrfProtection, {
       isSecure: (request) => isSecureRequest(request, config.publicOrigin),
+      issueOn: [`${apiBasePath}/config`, `${apiBasePath}/me`],
     });
     // Before any route: it refuses /api routes that do not declare their access.
     await app.register(authentication, { services });
@@ -209,7 +220,13 @@ export async function buildApp({
         await api.register(authRoutes, { services });
         await api.register(meRoutes, { services, storage });
         await api.register(usersRoutes, { services });
+        await api.register(rolesRoutes, { services });
+        await api.register(specialtiesRoutes, { services });
         await api.register(outboxRoutes, { services });
+        await api.register(settingsRoutes, { services, storage });
+        await api.register(auditRoutes, { services });
+        await api.register(dashboardRoutes, { services });
+        await api.register(searchRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

@@ -76,6 +76,12 @@ describe('authorization matrix', () => {
       'GET /api/v1/me',
       'POST /api/v1/invitations',
       'PUT /api/v1/users/:id/roles',
+      'GET /api/v1/users',
+      'GET /api/v1/users/export.csv',
+      'POST /api/v1/users/:id/disable',
+      'GET /api/v1/roles',
+      'DELETE /api/v1/roles/:id',
+      'GET /api/v1/specialties',
       'GET /api/v1/outbox',
     ]) {
       expect(keys.has(route), route).toBe(true);

@@ -20,9 +20,9 @@ afterAll(async () => {
   await context?.close();
 });
 
-/** Gets a token the way a browser does: from the Set-Cookie of any response. */
+/** Gets a token the way the web client does: from the Set-Cookie of its first read. */
 async function issueToken(): Promise<string> {
-  const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
+  const response = await app.inject({ method: 'GET', url: '/api/v1/config' });
   const token = parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.value;
   if (token === undefined) {
     throw new Error('no XSRF-TOKEN cookie was set');
@@ -32,7 +32,7 @@ async function issueToken(): Promise<string> {
 
 describe('XSRF cookie', () => {
   it('is set on a request without it: random, readable by scripts, SameSite=Lax, path /', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/config' });
     const cookie = parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN');
     expect(cookie?.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(cookie?.attributes).toEqual(expect.arrayContaining(['path=/', 'samesite=lax']));
@@ -41,32 +41,73 @@ describe('XSRF cookie', () => {
     expect(await issueToken()).not.toBe(cookie?.value);
   });
 
-  it('is also set on pages outside the API and on error answers', async () => {
-    for (const url of ['/', '/admin/patients', '/api/v1/nope']) {
+  it.each(['/', '/admin/patients', '/api/v1/docs/', '/api/v1/config', '/api/v1/config?x=1', '/api/v1/me'])(
+    'is handed out where a client looks for it: GET %s',
+    async (url) => {
       const response = await app.inject({ method: 'GET', url });
       expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(true);
-    }
+    },
+  );
+
+  it('comes with the anonymous 401 of GET /me, which the web client reads first', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/v1/me' });
+    expect(response.statusCode).toBe(401);
+    expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(true);
   });
+
+  it.each(['/api/v1/health', '/api/v1/nope', '/api/v1/openapi.json', '/assets/index-abc123.js'])(
+    'is not handed out with other API answers nor hashed assets: GET %s',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url });
+      expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(false);
+    },
+  );
 
   it('is not set again when the request already carries a valid one', async () => {
     const token = await issueToken();
-    const response = await app.inject({
-      method: 'GET',
-      url: '/api/v1/health',
-      headers: { cookie: `XSRF-TOKEN=${token}` },
-    });
-    expect(response.headers['set-cookie']).toBeUndefined();
+    for (const url of ['/api/v1/config', '/']) {
+      const response = await app.inject({ method: 'GET', url, headers: { cookie: `XSRF-TOKEN=${token}` } });
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
   });
 
   it('replaces a malformed cookie', async () => {
     const response = await app.inject({
       method: 'GET',
-      url: '/api/v1/health',
+      url: '/api/v1/config',
       headers: { cookie: 'XSRF-TOKEN=short' },
     });
     expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.value).toMatch(
       /^[A-Za-z0-9_-]{43}$/,
     );
+  });
+
+  it('comes with the 403 refusing an unsafe request without it, so the client can copy it and retry', async () => {
+    const refused = await app.inject({ method: 'POST', url: '/api/v1/test/echo', payload: { n: 1 } });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: { code: 'XSRF_TOKEN_INVALID' } });
+    const token = parseSetCookie(refused.headers['set-cookie']).get('XSRF-TOKEN')?.value;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const retried = await app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo',
+      headers: { cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token! },
+      payload: { n: 1 },
+    });
+    expect(retried.statusCode).toBe(200);
+    expect(retried.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('is not replaced by the 403 when the cookie was valid but the header missing', async () => {
+    const token = await issueToken();
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/v1/test/echo',
+      headers: { cookie: `XSRF-TOKEN=${token}` },
+      payload: {},
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['set-cookie']).toBeUndefined();
   });
 });
 
@@ -153,7 +194,7 @@ describe('XSRF cookie Secure flag', () => {
   });
 
   it('is not Secure for a plain-HTTP deployment, even in production', async () => {
-    const response = await production.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const response = await production.app.inject({ method: 'GET', url: '/api/v1/config' });
     expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).not.toContain(
       'secure',
     );
@@ -162,18 +203,18 @@ describe('XSRF cookie Secure flag', () => {
   it('is Secure when the request came over HTTPS through a trusted proxy', async () => {
     const response = await behindTls.app.inject({
       method: 'GET',
-      url: '/api/v1/health',
+      url: '/api/v1/config',
       headers: { 'x-forwarded-proto': 'https' },
     });
     expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).toContain('secure');
-    const plain = await behindTls.app.inject({ method: 'GET', url: '/api/v1/health' });
+    const plain = await behindTls.app.inject({ method: 'GET', url: '/api/v1/config' });
     expect(parseSetCookie(plain.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).not.toContain('secure');
   });
 
   it('is Secure whenever the public origin is https', async () => {
     const secure = await createTestContext({ config: { publicOrigin: 'https://clinic.example.org' } });
     try {
-      const response = await secure.app.inject({ method: 'GET', url: '/api/v1/health' });
+      const response = await secure.app.inject({ method: 'GET', url: '/api/v1/config' });
       expect(parseSetCookie(response.headers['set-cookie']).get('XSRF-TOKEN')?.attributes).toContain(
         'secure',
       );

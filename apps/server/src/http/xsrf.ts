@@ -4,10 +4,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
 import { putCookie } from './cookies.js';
+import { apiReferencePath } from './openapi.js';
 
 export interface XsrfOptions {
   /** Whether the cookie gets Secure on this request (it came over HTTPS, or the public origin is https). */
   isSecure: (request: FastifyRequest) => boolean;
+  /**
+   * API paths whose GET answer hands out the cookie: the reads a client makes
+   * first (`/api/v1/config`, `/api/v1/me`), so one served by another origin's
+   * page (the Vite dev server) gets a token too.
+   */
+  issueOn: readonly string[];
 }
 
 const tokenPattern = /^[A-Za-z0-9_-]{43}$/;
@@ -31,14 +38,21 @@ export function createXsrfToken(): string {
 }
 
 /**
- * Double-submit XSRF protection. Every response to a request without a valid
- * `XSRF-TOKEN` cookie sets one (readable by JS, SameSite=Lax); every unsafe
- * request under /api must repeat the cookie's value in `X-XSRF-TOKEN`, which a
- * cross-site page can neither read nor send. Mismatch → 403 XSRF_TOKEN_INVALID.
+ * Double-submit XSRF protection. Every unsafe request under /api must repeat
+ * the `XSRF-TOKEN` cookie's value in `X-XSRF-TOKEN`, which a cross-site page
+ * can neither read nor send. Mismatch → 403 XSRF_TOKEN_INVALID.
  *
- * Hashed files under /assets/ do not get the cookie: they are cached
- * `public, immutable`, and a shared cache must not store a Set-Cookie with them.
- * The page itself (index.html) and every API answer do.
+ * The cookie (readable by JS, SameSite=Lax) is handed out, to a request
+ * without a valid one, where a client looks for it:
+ * - pages: any GET/HEAD outside /api (index.html and the history fallback)
+ *   and the API reference under /api/v1/docs, except hashed files under
+ *   /assets/, which are cached `public, immutable` — a shared cache must not
+ *   store a Set-Cookie with them;
+ * - the first reads of the web client (`issueOn`: GET /config, GET /me);
+ * - the 403 XSRF_TOKEN_INVALID answer itself, so a client can copy it and retry;
+ * - sign-in answers, which rotate it ({@link rotateXsrfCookie}).
+ * Other API answers (data, health checks) do not: a token nobody asked for
+ * is an extra header and a random draw on every call of a monitoring probe.
  *
  * Reads and writes this one cookie directly rather than through
  * @fastify/cookie, whose per-request parse and serialize cost about a third
@@ -47,13 +61,17 @@ export function createXsrfToken(): string {
  */
 export const xsrfProtection = fp<XsrfOptions>(
   (app: FastifyInstance, options, done) => {
+    const issueOn = new Set(options.issueOn);
+    const issueToken = (request: FastifyRequest, reply: FastifyReply): void => {
+      void reply.header('set-cookie', serializeXsrfCookie(createXsrfToken(), options.isSecure(request)));
+    };
+
     app.addHook('onRequest', (request, reply, next) => {
-      const cookieToken = readCookieToken(request.headers.cookie);
       const url = request.url;
-      if (cookieToken === null && !url.startsWith('/assets/')) {
-        void reply.header('set-cookie', serializeXsrfCookie(createXsrfToken(), options.isSecure(request)));
-      }
       if (safeMethods.has(request.method)) {
+        if (wantsToken(url, issueOn) && readCookieToken(request.headers.cookie) === null) {
+          issueToken(request, reply);
+        }
         next();
         return;
       }
@@ -63,8 +81,12 @@ export const xsrfProtection = fp<XsrfOptions>(
         next();
         return;
       }
+      const cookieToken = readCookieToken(request.headers.cookie);
       const headerToken = request.headers['x-xsrf-token'];
       if (cookieToken === null || typeof headerToken !== 'string' || !isSameToken(headerToken, cookieToken)) {
+        if (cookieToken === null) {
+          issueToken(request, reply);
+        }
         next(
           new AppError(
             403,
@@ -80,6 +102,18 @@ export const xsrfProtection = fp<XsrfOptions>(
   },
   { name: 'xsrf-protection' },
 );
+
+/** Whether a safe request for `url` hands out the cookie (when it comes without one). */
+function wantsToken(url: string, issueOn: ReadonlySet<string>): boolean {
+  if (!isApiPath(url)) {
+    return !url.startsWith('/assets/');
+  }
+  if (url.startsWith(apiReferencePath)) {
+    return true;
+  }
+  const query = url.indexOf('?');
+  return issueOn.has(query === -1 ? url : url.slice(0, query));
+}
 
 function serializeXsrfCookie(token: string, isSecure: boolean): string {
   return `${xsrfCookieName}=${token}; Path=/; SameSite=Lax${isSecure ? '; Secure' : ''}`;

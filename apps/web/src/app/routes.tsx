@@ -87,7 +87,6 @@ export const routes: RouteObject[] = [
                 path: 'settings',
                 lazy: async () => ({ Component: (await adminSettings()).ClinicSettingsPage }),
               },
-              { path: '*', Component: NotFoundPage },
             ],
           },
         ],

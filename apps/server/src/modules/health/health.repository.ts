@@ -23,17 +23,20 @@ export const databaseCheckMaxAgeMs = 1_000;
  * default: far below any load balancer's interval) and concurrent callers
  * share the one in flight. Failures are never reused: the next check tries
  * again, so an outage shows at once.
+ *
+ * A check still fresh is returned as it is, not wrapped in a promise, so the
+ * health route answers those requests without a trip through the microtask queue.
  */
 export function createDatabasePinger(
   db: DatabaseClient,
   options: { now: () => Date; maxAgeMs?: number },
-): () => Promise<DatabaseCheck> {
+): () => DatabaseCheck | Promise<DatabaseCheck> {
   const maxAgeMs = options.maxAgeMs ?? databaseCheckMaxAgeMs;
   let last: DatabaseCheck | null = null;
   let inFlight: Promise<DatabaseCheck> | null = null;
   return () => {
     if (last !== null && options.now().getTime() - last.checkedAt.getTime() < maxAgeMs) {
-      return Promise.resolve(last);
+      return last;
     }
     inFlight ??= db
       .ping()

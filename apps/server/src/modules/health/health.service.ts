@@ -4,7 +4,8 @@ import type { DatabaseCheck } from './health.repository.js';
 
 export interface HealthContext {
   databaseKind: DatabaseKind;
-  checkDatabase: () => Promise<DatabaseCheck>;
+  /** A recent round trip: as it is while still fresh, else a promise of a new one. */
+  checkDatabase: () => DatabaseCheck | Promise<DatabaseCheck>;
   startedAt: Date;
   now: () => Date;
   version: string;
@@ -13,30 +14,50 @@ export interface HealthContext {
 export interface HealthReport {
   version: string;
   uptimeSeconds: number;
-  database: { kind: DatabaseKind } & DatabaseCheck;
+  databaseKind: DatabaseKind;
+  /** The round trip as measured (the same object while it is reused). */
+  database: DatabaseCheck;
 }
 
 /**
- * Checks that the server can reach its database. Throws 503
+ * Checks that the server can reach its database. Fails with 503
  * SERVICE_UNAVAILABLE when it cannot, so load balancers take the instance out.
+ * Answers at once (no promise) while the last round trip is fresh.
  */
-export async function checkHealth(context: HealthContext): Promise<HealthReport> {
-  let check: DatabaseCheck;
+export function checkHealth(context: HealthContext): HealthReport | Promise<HealthReport> {
+  let check: DatabaseCheck | Promise<DatabaseCheck>;
   try {
-    check = await context.checkDatabase();
+    check = context.checkDatabase();
   } catch (cause) {
-    // The cause (driver error) is logged with the request id, never sent to the caller.
-    throw new AppError(
-      503,
-      'SERVICE_UNAVAILABLE',
-      'The database is not reachable.',
-      { database: { kind: context.databaseKind } },
-      { cause },
+    throw databaseUnreachable(context, cause);
+  }
+  if (check instanceof Promise) {
+    return check.then(
+      (done) => report(context, done),
+      (cause: unknown) => {
+        throw databaseUnreachable(context, cause);
+      },
     );
   }
+  return report(context, check);
+}
+
+function report(context: HealthContext, check: DatabaseCheck): HealthReport {
   return {
     version: context.version,
     uptimeSeconds: (context.now().getTime() - context.startedAt.getTime()) / 1000,
-    database: { kind: context.databaseKind, ...check },
+    databaseKind: context.databaseKind,
+    database: check,
   };
+}
+
+/** The cause (driver error) is logged with the request id, never sent to the caller. */
+function databaseUnreachable(context: HealthContext, cause: unknown): AppError {
+  return new AppError(
+    503,
+    'SERVICE_UNAVAILABLE',
+    'The database is not reachable.',
+    { database: { kind: context.databaseKind } },
+    { cause },
+  );
 }

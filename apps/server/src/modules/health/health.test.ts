@@ -84,7 +84,7 @@ describe('createDatabasePinger', () => {
   it('shares one in-flight round trip between concurrent callers', async () => {
     const counting = countingDatabase(context.db);
     const check = createDatabasePinger(counting.db, { now: () => new Date() });
-    const results = await Promise.all(Array.from({ length: 10 }, () => check()));
+    const results = await Promise.all(Array.from({ length: 10 }, () => Promise.resolve(check())));
     expect(counting.calls()).toBe(1);
     expect(new Set(results.map((result) => result.roundTripMs)).size).toBe(1);
   });

@@ -97,7 +97,9 @@ function UsersList() {
       accessor: 'status',
       title: t('users.columns.status'),
       sortable: true,
-      width: 130,
+      // Wide enough for the longest status in either language ("Desactivado", "Bloqueado").
+      width: 160,
+      noWrap: true,
       render: (user) => <UserStatusBadge user={user} />,
     },
     {
