@@ -35,12 +35,15 @@ import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
 import { auditRoutes } from './modules/audit/audit.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { doctorsRoutes } from './modules/doctors/doctors.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { filterLiveSessionIds } from './modules/sessions/sessions.repository.js';
 import { resolveSessionToken } from './modules/sessions/sessions.service.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { specialtiesRoutes } from './modules/specialties/specialties.routes.js';
+import { availabilityRoutes } from './modules/availability/availability.routes.js';
+import { appointmentsRoutes } from './modules/appointments/appointments.routes.js';
 import { serverVersion } from './paths.js';
 import type { HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
@@ -222,11 +225,14 @@ export async function buildApp({
         await api.register(usersRoutes, { services });
         await api.register(rolesRoutes, { services });
         await api.register(specialtiesRoutes, { services });
+        await api.register(doctorsRoutes, { services });
         await api.register(outboxRoutes, { services });
         await api.register(settingsRoutes, { services, storage });
         await api.register(auditRoutes, { services });
         await api.register(dashboardRoutes, { services });
         await api.register(searchRoutes, { services });
+        await api.register(availabilityRoutes, { services });
+        await api.register(appointmentsRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

@@ -37,6 +37,11 @@ export const errorCodes = [
   'SYSTEM_ROLE_LOCKED',
   'CANNOT_CHANGE_SELF',
   'ALREADY_EXISTS',
+  // Booking (issue 6)
+  'SLOT_TAKEN',
+  'CANCELLATION_WINDOW_PASSED',
+  'INVALID_TRANSITION',
+  'NOT_ACCEPTING_NEW_PATIENTS',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

@@ -8,3 +8,5 @@ export * from './auth.js';
 export * from './password-policy.js';
 export * from './permission-catalogue.js';
 export * from './admin.js';
+export * from './doctors.js';
+export * from './booking.js';

@@ -9,6 +9,7 @@ import type { Database, DatabaseClient } from './client.js';
 import {
   appMeta,
   appointments,
+  availabilityRules,
   consents,
   doctorProfiles,
   doctorSpecialties,
@@ -44,17 +45,57 @@ export const demoSpecialties = [
   { nameEs: 'Psiquiatría', nameEn: 'Psychiatry' },
 ] as const;
 
-const demoDoctors: Record<string, { license: string; specialties: string[]; languages: string[] }> = {
+/** Demo doctor profiles: visit lengths are among the default `booking.visitLengths` (15, 20, 30, 45, 60). */
+const demoDoctors: Record<
+  string,
+  {
+    license: string;
+    specialties: string[];
+    languages: string[];
+    visitMinutes: number;
+    bioEs: string;
+    bioEn: string;
+  }
+> = {
   'medico1@example.com': {
     license: 'MG-104233',
     specialties: ['Medicina general', 'Psiquiatría'],
     languages: ['es', 'en'],
+    visitMinutes: 30,
+    bioEs:
+      'Médica general con 12 años de experiencia en atención primaria y salud mental.\n' +
+      'Atiende consultas de seguimiento de enfermedades crónicas, ansiedad y trastornos del sueño.',
+    bioEn:
+      'General practitioner with 12 years of experience in primary care and mental health.\n' +
+      'Sees follow-up visits for chronic conditions, anxiety and sleep disorders.',
   },
   'medico2@example.com': {
     license: 'PD-208871',
     specialties: ['Pediatría', 'Dermatología'],
-    languages: ['es'],
+    languages: ['es', 'fr'],
+    visitMinutes: 20,
+    bioEs:
+      'Pediatra y dermatólogo. Atiende a niños y adolescentes, y problemas de la piel a cualquier edad.\n' +
+      'Se formó en Lyon y ofrece consultas en español y en francés.',
+    bioEn:
+      'Paediatrician and dermatologist. Sees children and teenagers, and skin conditions at any age.\n' +
+      'Trained in Lyon; offers visits in Spanish and French.',
   },
+};
+
+/**
+ * Demo weekly hours (Monday to Friday, wall clock in the demo zone), around
+ * the demo appointments (doctor 1 at 9:00, 10:00, 11:00; doctor 2 at 11:00, 16:00).
+ */
+const demoAvailabilityHours: Record<string, readonly (readonly [string, string])[]> = {
+  'medico1@example.com': [
+    ['09:00', '13:00'],
+    ['15:00', '18:00'],
+  ],
+  'medico2@example.com': [
+    ['10:00', '14:00'],
+    ['16:00', '19:00'],
+  ],
 };
 
 const demoSeededKey = 'demo.seededAt';
@@ -326,7 +367,9 @@ export async function seedDemoData(
           userId: user.id,
           licenseNumber: doctor.license,
           languages: doctor.languages,
-          visitMinutes: 30,
+          visitMinutes: doctor.visitMinutes,
+          bioEs: doctor.bioEs,
+          bioEn: doctor.bioEn,
           createdAt: now,
           updatedAt: now,
         });
@@ -336,6 +379,21 @@ export async function seedDemoData(
             return id === undefined ? [] : [{ doctorUserId: user.id, specialtyId: id }];
           }),
         );
+        const hours = demoAvailabilityHours[account.email] ?? [];
+        if (hours.length > 0) {
+          await tx.insert(availabilityRules).values(
+            [1, 2, 3, 4, 5].flatMap((weekday) =>
+              hours.map(([startTime, endTime]) => ({
+                doctorUserId: user.id,
+                weekday,
+                startTime,
+                endTime,
+                timeZone: demoTimeZone,
+                createdAt: now,
+              })),
+            ),
+          );
+        }
       }
     }
     const demoAppointments = planDemoAppointments(now, demoTimeZone, userIds);

@@ -24,3 +24,8 @@ export function isUniqueViolation(error: unknown): boolean {
 export function isForeignKeyViolation(error: unknown): boolean {
   return sqlStateOf(error) === '23503';
 }
+
+/** 23P01: an exclusion constraint refused the row (two live appointments of one doctor overlapping). */
+export function isExclusionViolation(error: unknown): boolean {
+  return sqlStateOf(error) === '23P01';
+}

@@ -34,11 +34,21 @@ export const auditActions = [
   'specialty.created',
   'specialty.updated',
   'specialty.deleted',
+  // Doctor profiles (issue 6)
+  'doctor.profile_updated',
   'profile.updated',
   'access.denied',
   'settings.updated',
   'audit.viewed',
   'audit.exported',
+  // Availability and booking (issue 6)
+  'availability.rules_replaced',
+  'availability.exception_created',
+  'availability.exception_deleted',
+  'appointment.booked',
+  'appointment.cancelled',
+  'appointment.rescheduled',
+  'appointment.status_changed',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -204,6 +204,62 @@ describe('audited actions', () => {
       body: { active: false },
     });
     await send(app, 'DELETE', `/api/v1/specialties/${specialty.id}`, { session: admin.token });
+    // Doctor profiles (issue 6): the first admin edit creates the profile.
+    const doctor = await createUser(app, { roles: ['doctor'] });
+    await send(app, 'PATCH', `/api/v1/doctors/${doctor.id}`, {
+      session: admin.token,
+      body: { licenseNumber: 'AUD-2026' },
+    });
+    // Availability and booking (issue 6, booking-core): rules, exceptions, book, move, cancel, confirm.
+    const bookingDoctor = await createUser(app, { roles: ['doctor'] });
+    await context.db.db.execute(
+      sql`insert into doctor_profiles (user_id, license_number) values (${bookingDoctor.id}, 'AUD-SLOTS')`,
+    );
+    const allDay = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
+    await send(app, 'PUT', `/api/v1/doctors/${bookingDoctor.id}/availability/rules`, {
+      session: admin.token,
+      body: { rules: allDay },
+    });
+    const exception = (
+      await send(app, 'POST', `/api/v1/doctors/${bookingDoctor.id}/availability/exceptions`, {
+        session: admin.token,
+        body: { kind: 'time_off', startsAt: '2030-01-01T00:00:00Z', endsAt: '2030-01-02T00:00:00Z' },
+      })
+    ).json<{ id: string }>();
+    await send(app, 'DELETE', `/api/v1/doctors/${bookingDoctor.id}/availability/exceptions/${exception.id}`, {
+      session: admin.token,
+    });
+    const bookingPatient = await signIn(app, await createUser(app, { roles: ['patient'] }));
+    const from = new Date(Date.now() + offsetMs + 30 * 3_600_000).toISOString();
+    const to = new Date(Date.now() + offsetMs + 40 * 3_600_000).toISOString();
+    const { slots } = (
+      await send(app, 'GET', `/api/v1/doctors/${bookingDoctor.id}/slots?from=${from}&to=${to}`, {
+        session: bookingPatient.token,
+      })
+    ).json<{ slots: { startsAt: string }[] }>();
+    const booked = (
+      await send(app, 'POST', '/api/v1/appointments', {
+        session: bookingPatient.token,
+        body: { doctorId: bookingDoctor.id, startsAt: slots[0]?.startsAt, reason: 'Control anual' },
+      })
+    ).json<{ id: string }>();
+    await send(app, 'POST', `/api/v1/appointments/${booked.id}/reschedule`, {
+      session: bookingPatient.token,
+      body: { startsAt: slots[1]?.startsAt },
+    });
+    await send(app, 'POST', `/api/v1/appointments/${booked.id}/cancel`, {
+      session: bookingPatient.token,
+      body: {},
+    });
+    const requested = await context.db.db.execute(sql`
+      insert into appointments (doctor_user_id, patient_user_id, starts_at, ends_at, status)
+      values (${bookingDoctor.id}, ${bookingPatient.me.user.id}, ${slots[2]?.startsAt}, ${slots[3]?.startsAt}, 'requested')
+      returning id`);
+    const requestedId = (requested as { rows: { id: string }[] }).rows[0]?.id ?? '';
+    await send(app, 'POST', `/api/v1/appointments/${requestedId}/status`, {
+      session: admin.token,
+      body: { status: 'confirmed' },
+    });
     await createAdmin(context.db, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',

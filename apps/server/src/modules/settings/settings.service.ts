@@ -234,6 +234,32 @@ export async function loadUploadLimits(db: Database): Promise<UploadLimits> {
   return { ...limits, maxFileSizeBytes: limits.maxFileSizeMb * 1024 * 1024 };
 }
 
+/** The booking rules slot search, booking, rescheduling and cancelling obey. */
+export interface BookingRules {
+  minimumNoticeMinutes: number;
+  cancellationWindowHours: number;
+}
+
+/** Minimum notice and cancellation window, read fresh in one query (defaults when unset or malformed). */
+export async function loadBookingRules(db: Database): Promise<BookingRules> {
+  const pick = pickerOf(
+    await readSettings(db, [settingKeys.minimumNoticeMinutes, settingKeys.cancellationWindowHours]),
+  );
+  const defaults = defaultClinicSettings.booking;
+  return {
+    minimumNoticeMinutes: pick(
+      settingKeys.minimumNoticeMinutes,
+      shape.booking.shape.minimumNoticeMinutes,
+      defaults.minimumNoticeMinutes,
+    ),
+    cancellationWindowHours: pick(
+      settingKeys.cancellationWindowHours,
+      shape.booking.shape.cancellationWindowHours,
+      defaults.cancellationWindowHours,
+    ),
+  };
+}
+
 /** `GET /settings`: every setting, read fresh. */
 export async function getClinicSettings(ctx: ServiceContext): Promise<ClinicSettings> {
   return (await loadClinicSettings(ctx.db.db, ctx.config)).settings;

@@ -1,0 +1,155 @@
+import {
+  appointmentListQuerySchema,
+  appointmentPageSchema,
+  appointmentSchema,
+  bookAppointmentRequestSchema,
+  cancelAppointmentRequestSchema,
+  changeAppointmentStatusRequestSchema,
+  errorResponseSchema,
+  rescheduleAppointmentRequestSchema,
+} from '@telemedicina/shared';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contextFor } from '../../http/service-context.js';
+import type { AppServices } from '../context.js';
+import { presentAppointment } from './appointments.presenter.js';
+import {
+  bookAppointment,
+  cancelAppointment,
+  changeAppointmentStatus,
+  getAppointment,
+  listAppointments,
+  rescheduleAppointment,
+} from './appointments.service.js';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  409: errorResponseSchema,
+};
+const appointmentParams = z.object({ id: z.string().max(64) });
+const book = { anyOf: ['appointments.book.self', 'appointments.book.any'] } as const;
+const read = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;
+/** Patients and doctors (their own, checked by the service) and staff. */
+const change = { anyOf: ['appointments.read.own', 'appointments.manage.any'] } as const;
+
+/** Booking, reading and changing appointments. */
+export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppServices }> = (
+  app,
+  { services },
+  done,
+) => {
+  app.post(
+    '/appointments',
+    {
+      config: { access: book },
+      schema: {
+        tags: ['appointments'],
+        summary:
+          'Book a free slot (patients for themselves; staff with patientId). Lost race: 409 SLOT_TAKEN with details.nextSlots',
+        body: bookAppointmentRequestSchema,
+        response: { 201: appointmentSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const appointment = await bookAppointment(contextFor(services, request), request.body);
+      return reply.status(201).send(presentAppointment(appointment));
+    },
+  );
+
+  app.get(
+    '/appointments',
+    {
+      config: { access: read },
+      schema: {
+        tags: ['appointments'],
+        summary: 'Appointments by start time: own ones, or all with appointments.read.any',
+        querystring: appointmentListQuerySchema,
+        response: { 200: appointmentPageSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, total } = await listAppointments(contextFor(services, request), request.query);
+      return {
+        data: rows.map(presentAppointment),
+        page: request.query.page,
+        pageSize: request.query.pageSize,
+        total,
+      };
+    },
+  );
+
+  app.get(
+    '/appointments/:id',
+    {
+      config: { access: read },
+      schema: {
+        tags: ['appointments'],
+        summary: 'One appointment (404 when it is not yours to see)',
+        params: appointmentParams,
+        response: { 200: appointmentSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentAppointment(await getAppointment(contextFor(services, request), request.params.id)),
+  );
+
+  app.post(
+    '/appointments/:id/cancel',
+    {
+      config: { access: change },
+      schema: {
+        tags: ['appointments'],
+        summary:
+          'Cancel: the patient outside the cancellation window (409 CANCELLATION_WINDOW_PASSED), doctor or staff with a reason',
+        params: appointmentParams,
+        body: cancelAppointmentRequestSchema,
+        response: { 200: appointmentSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentAppointment(
+        await cancelAppointment(contextFor(services, request), request.params.id, request.body),
+      ),
+  );
+
+  app.post(
+    '/appointments/:id/reschedule',
+    {
+      config: { access: change },
+      schema: {
+        tags: ['appointments'],
+        summary: 'Move to another free slot of the same doctor (booking rules; the window for patients)',
+        params: appointmentParams,
+        body: rescheduleAppointmentRequestSchema,
+        response: { 200: appointmentSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentAppointment(
+        await rescheduleAppointment(contextFor(services, request), request.params.id, request.body),
+      ),
+  );
+
+  app.post(
+    '/appointments/:id/status',
+    {
+      config: { access: change },
+      schema: {
+        tags: ['appointments'],
+        summary: 'Doctor or staff: confirm, or mark a no-show (409 INVALID_TRANSITION when not allowed)',
+        params: appointmentParams,
+        body: changeAppointmentStatusRequestSchema,
+        response: { 200: appointmentSchema, ...errors },
+      },
+    },
+    async (request) =>
+      presentAppointment(
+        await changeAppointmentStatus(contextFor(services, request), request.params.id, request.body),
+      ),
+  );
+
+  done();
+};
