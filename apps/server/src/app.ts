@@ -44,8 +44,11 @@ import { rolesRoutes } from './modules/roles/roles.routes.js';
 import { specialtiesRoutes } from './modules/specialties/specialties.routes.js';
 import { availabilityRoutes } from './modules/availability/availability.routes.js';
 import { appointmentsRoutes } from './modules/appointments/appointments.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
+import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
+import { createReminderWorker, type ReminderWorker } from './modules/reminders/reminders.service.js';
 import { serverVersion } from './paths.js';
-import type { HandshakeIdentity } from './realtime/handshake-auth.js';
+import { userRoom, type HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
 
 declare module 'fastify' {
@@ -54,6 +57,8 @@ declare module 'fastify' {
     realtime: RealtimeServer;
     /** The collaborators services receive (database, mailer, hasher…), for tests and tools. */
     services: AppServices;
+    /** Sends due appointment reminders; polling only when `config.reminderPollSeconds` > 0. */
+    reminders: ReminderWorker;
   }
 }
 
@@ -132,9 +137,18 @@ export async function buildApp({
     mailer,
     passwords: createPasswordHasher(config.passwordHashing),
     secrets: createSecretBox(await resolveSecretKeyMaterial(config.mfaEncryptionKey, config.dataDir)),
-    sockets: { disconnectSessions: (ids) => realtimeServer?.disconnectSessions(ids) },
+    sockets: {
+      disconnectSessions: (ids) => realtimeServer?.disconnectSessions(ids),
+      notifyUser: (userId, notification) =>
+        realtimeServer?.io.to(userRoom(userId)).emit('notification.created', notification),
+    },
   };
   app.decorate('services', services);
+  const reminders = createReminderWorker(services, {
+    intervalMs: (config.reminderPollSeconds ?? 0) * 1000,
+    logger: app.log,
+  });
+  app.decorate('reminders', reminders);
 
   const realtime = createRealtimeServer({
     mainServer: app.server,
@@ -161,6 +175,7 @@ export async function buildApp({
   let drainTimer: NodeJS.Timeout | null = null;
   app.addHook('preClose', async () => {
     drainTimer = setInterval(() => app.server.closeIdleConnections(), 50);
+    await reminders.stop();
     await realtime.close();
   });
   // Rate limits shared by several instances when REDIS_URL is set; in memory otherwise.
@@ -233,6 +248,8 @@ export async function buildApp({
         await api.register(searchRoutes, { services });
         await api.register(availabilityRoutes, { services });
         await api.register(appointmentsRoutes, { services });
+        await api.register(notificationsRoutes, { services });
+        await api.register(waitlistRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);
@@ -243,6 +260,9 @@ export async function buildApp({
     );
 
     await app.register(staticWeb, { webDistDir: config.webDistDir });
+    if ((config.reminderPollSeconds ?? 0) > 0) {
+      reminders.start();
+    }
   } catch (error) {
     // A route that fails to register (say, one without an access declaration) must not leave
     // the real-time sweep, SMTP or Redis connections holding the process open.

@@ -10,3 +10,4 @@ export * from './permission-catalogue.js';
 export * from './admin.js';
 export * from './doctors.js';
 export * from './booking.js';
+export * from './notifications.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ErrorCode } from './errors.js';
+import type { Notification } from './notifications.js';
 
 /**
  * Socket.IO contract. Event names are `resource.action`; rooms are
@@ -32,7 +33,10 @@ export interface ClientToServerEvents {
 }
 
 /**
- * Events the server emits. None yet: the domain issues add them here
+ * Events the server emits; the domain issues add theirs here
  * (`message.created`, `waitingRoom.updated`…).
  */
-export type ServerToClientEvents = Record<never, never>;
+export interface ServerToClientEvents {
+  /** A new in-app notification for the user (room `user:<id>`). */
+  'notification.created': (payload: Notification) => void;
+}

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       redisUrl: null,
       iceServers: [],
       passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
+      reminderPollSeconds: 30,
     });
     expect(productionPasswordHashing).toEqual({ memoryCostKib: 19_456, timeCost: 2 });
   });

@@ -36,6 +36,8 @@ export interface Config {
   smtpUrl: string | null;
   /** The From of every email. */
   mailFrom: string;
+  /** How often due appointment reminders are sent (REMINDER_POLL_SECONDS); 0 or unset = never (tests). */
+  reminderPollSeconds?: number;
   /** Idle timeout of admins, doctors and staff; the setting `session.idleMinutesStaff` overrides it. */
   sessionIdleMinutesStaff: number;
   /** Idle timeout of patients; the setting `session.idleMinutesPatient` overrides it. */
@@ -209,6 +211,12 @@ const envSchema = z.object({
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
   ICE_SERVERS: iceServers.optional(),
+  REMINDER_POLL_SECONDS: z.coerce
+    .number({ message: 'must be a whole number of seconds' })
+    .int({ message: 'must be a whole number of seconds' })
+    .min(0, { message: 'must be between 0 and 3600' })
+    .max(3600, { message: 'must be between 0 and 3600' })
+    .default(30),
 });
 
 /** The variables the server reads; the README's configuration table lists the same. */
@@ -283,6 +291,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     redisUrl: values.REDIS_URL ?? null,
     iceServers: values.ICE_SERVERS ?? [],
     passwordHashing: { ...productionPasswordHashing },
+    reminderPollSeconds: values.REMINDER_POLL_SECONDS,
   };
 }
 

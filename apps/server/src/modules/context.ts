@@ -1,4 +1,4 @@
-import type { Permission } from '@telemedicina/shared';
+import type { Notification, Permission } from '@telemedicina/shared';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
 import type { PasswordHasher } from '../lib/passwords.js';
@@ -27,6 +27,8 @@ export interface RequestMeta {
 /** Ends the live real-time connections of sessions (logout, revoke, expiry…). */
 export interface SessionSockets {
   disconnectSessions(sessionIds: readonly string[]): void;
+  /** Pushes a new in-app notification to the user's live connections (room `user:<id>`). */
+  notifyUser(userId: string, notification: Notification): void;
 }
 
 /** Long-lived collaborators, built once per app. */

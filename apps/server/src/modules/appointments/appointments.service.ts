@@ -15,6 +15,11 @@ import { hasSeenDoctor, type DoctorScheduleInfo } from '../availability/availabi
 import { classifySlot, findDoctorOr404, findFreeSlotsOf } from '../availability/availability.service.js';
 import type { ServiceContext } from '../context.js';
 import { requireActor } from '../me/actor.js';
+import {
+  announceBooked,
+  announceCancelled,
+  announceRescheduled,
+} from '../notifications/appointment-notices.js';
 import { loadBookingRules } from '../settings/settings.service.js';
 import { isUuid } from '../users/users.service.js';
 import { canBookFor, canListAllAppointments, canSeeAppointment, capacityFor } from './appointments.policy.js';
@@ -167,6 +172,7 @@ export async function bookAppointment(
     targetId: created.id,
     details: { ...auditDetails(created), forOther: patientId !== actor.userId },
   });
+  await announceBooked(ctx, created);
   return reload(ctx, created.id);
 }
 
@@ -272,6 +278,7 @@ export async function cancelAppointment(
     targetId: updated.id,
     details: { ...auditDetails(updated), by: capacity },
   });
+  await announceCancelled(ctx, updated, capacity);
   return reload(ctx, updated.id);
 }
 
@@ -326,6 +333,7 @@ export async function rescheduleAppointment(
     targetId: updated.id,
     details: { ...auditDetails(updated), previousStartsAt: appointment.startsAt.toISOString(), by: capacity },
   });
+  await announceRescheduled(ctx, updated, appointment.startsAt);
   return reload(ctx, updated.id);
 }
 

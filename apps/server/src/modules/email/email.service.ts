@@ -2,6 +2,7 @@ import type { Language } from '@telemedicina/shared';
 import type { ServiceContext } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { countRecentMessages } from './email.repository.js';
+import type { OutgoingEmail } from './mailer.js';
 import { renderEmail, type EmailContent } from './templates.js';
 
 /** At most this many emails of one template to one address per window (stops mail-bombing). */
@@ -19,7 +20,7 @@ export async function sendEmail(
   to: string,
   language: Language,
   content: EmailContent,
-  options: { throttle?: boolean } = {},
+  options: { throttle?: boolean; attachments?: OutgoingEmail['attachments'] } = {},
 ): Promise<boolean> {
   const db = ctx.db.db;
   if (options.throttle === true) {
@@ -30,7 +31,13 @@ export async function sendEmail(
   }
   const { clinicName } = await loadIdentitySettings(db, ctx.config);
   const rendered = renderEmail(content, language, clinicName);
-  await ctx.mailer.send({ to, language, template: content.template, ...rendered });
+  await ctx.mailer.send({
+    to,
+    language,
+    template: content.template,
+    ...rendered,
+    ...(options.attachments === undefined ? {} : { attachments: options.attachments }),
+  });
   return true;
 }
 

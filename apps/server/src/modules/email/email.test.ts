@@ -6,6 +6,15 @@ import { createTestContext, type TestContext } from '../../test/test-context.js'
 import { createMailer } from './mailer.js';
 import { renderEmail, type EmailContent } from './templates.js';
 
+const visit = {
+  name: 'Ana',
+  recipient: 'patient' as const,
+  otherName: 'Dr. Luis',
+  startsAt: new Date('2026-03-27T08:00:00Z'),
+  timeZone: 'Europe/Madrid',
+  link: 'https://clinic.test/appointments/1',
+};
+
 const contents: EmailContent[] = [
   { template: 'verify-email', data: { name: 'Ana', link: 'https://clinic.test/verify-email?token=abc' } },
   { template: 'reset-password', data: { name: 'Ana', link: 'https://clinic.test/reset-password?token=abc' } },
@@ -27,6 +36,23 @@ const contents: EmailContent[] = [
     },
   },
   { template: 'password-changed', data: { name: 'Ana', resetLink: 'https://clinic.test/forgot-password' } },
+  { template: 'appointment-booked', data: visit },
+  {
+    template: 'appointment-rescheduled',
+    data: { ...visit, previousStartsAt: new Date('2026-03-26T08:00:00Z') },
+  },
+  { template: 'appointment-cancelled', data: { ...visit, cancelledBy: 'doctor', reason: 'Congreso' } },
+  { template: 'appointment-reminder', data: { ...visit, reminder: '1h' } },
+  {
+    template: 'waitlist-slot-freed',
+    data: {
+      name: 'Ana',
+      doctorName: 'Dr. Luis',
+      startsAt: new Date('2026-03-27T08:00:00Z'),
+      timeZone: 'Europe/Madrid',
+      link: 'https://clinic.test/doctors/1',
+    },
+  },
 ];
 
 describe('email templates', () => {
@@ -171,6 +197,34 @@ describe('mailer', () => {
       expect(raw).toMatch(/^Subject: Confirma tu correo$/m);
       expect(raw).toMatch(/^To: destino@example\.test$/m);
       expect(raw).toContain('no-reply@clinic.test');
+    } finally {
+      await mailer.close();
+    }
+  });
+
+  it('with SMTP, sends attachments (calendar invitations) along', async () => {
+    const mailer = createMailer({
+      db: context.db,
+      smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
+      from: 'no-reply@clinic.test',
+      now: () => new Date(),
+      logger: context.app.log,
+    });
+    try {
+      await mailer.send({
+        ...message,
+        attachments: [
+          {
+            filename: 'cita.ics',
+            contentType: 'text/calendar; charset=utf-8; method=REQUEST',
+            content: 'BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n',
+          },
+        ],
+      });
+      await mailer.idle();
+      const raw = catcher.messages.at(-1) ?? '';
+      expect(raw).toMatch(/^Content-Type: text\/calendar; charset=utf-8; method=REQUEST/m);
+      expect(raw).toContain('filename=cita.ics');
     } finally {
       await mailer.close();
     }

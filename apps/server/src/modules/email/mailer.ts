@@ -1,7 +1,7 @@
 import type { Language } from '@telemedicina/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { DatabaseClient } from '../../db/client.js';
+import type { Database, DatabaseClient } from '../../db/client.js';
 import { insertOutboxMessage, updateOutboxStatus } from './email.repository.js';
 
 export interface OutgoingEmail {
@@ -11,6 +11,11 @@ export interface OutgoingEmail {
   subject: string;
   html: string;
   text: string;
+  /**
+   * Files sent along by SMTP (calendar invitations). The outbox has no column
+   * for them: they go out with the delivery but are not stored.
+   */
+  attachments?: { filename: string; contentType: string; content: string }[];
 }
 
 /**
@@ -23,6 +28,11 @@ export interface OutgoingEmail {
 export interface Mailer {
   /** Stores the message (and starts delivery); resolves with its outbox id. */
   send(message: OutgoingEmail): Promise<string>;
+  /**
+   * Stores the message with `db` (a transaction) without starting delivery;
+   * call `deliver` once that transaction has committed.
+   */
+  store(db: Database, message: OutgoingEmail): Promise<{ id: string; deliver: () => void }>;
   /** Resolves once every delivery started so far has finished (tests, shutdown). */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -60,6 +70,7 @@ export function createMailer(options: MailerOptions): Mailer {
         subject: message.subject,
         html: message.html,
         text: message.text,
+        attachments: message.attachments,
       });
       await updateOutboxStatus(options.db.db, id, { status: 'sent', error: null, sentAt: options.now() });
     } catch (error) {
@@ -75,7 +86,34 @@ export function createMailer(options: MailerOptions): Mailer {
     }
   };
 
+  const store = async (
+    db: Database,
+    message: OutgoingEmail,
+  ): Promise<{ id: string; deliver: () => void }> => {
+    const row = await insertOutboxMessage(db, {
+      toAddress: message.to,
+      subject: message.subject,
+      html: message.html,
+      text: message.text,
+      language: message.language,
+      template: message.template,
+      status: transport === null ? 'stored' : 'queued',
+      error: null,
+      createdAt: options.now(),
+      sentAt: null,
+    });
+    return {
+      id: row.id,
+      deliver: () => {
+        if (transport !== null) {
+          const delivery = deliver(row.id, message).finally(() => pending.delete(delivery));
+          pending.add(delivery);
+        }
+      },
+    };
+  };
   return {
+    store,
     send: async (message) => {
       const row = await insertOutboxMessage(options.db.db, {
         toAddress: message.to,

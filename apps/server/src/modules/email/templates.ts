@@ -6,7 +6,40 @@ export type EmailContent =
   | { template: 'reset-password'; data: { name: string; link: string } }
   | { template: 'invitation'; data: { name: string; link: string; inviterName: string; roleNames: string[] } }
   | { template: 'registration-attempt'; data: { name: string; signInLink: string; resetLink: string } }
-  | { template: 'password-changed'; data: { name: string; resetLink: string } };
+  | { template: 'password-changed'; data: { name: string; resetLink: string } }
+  | { template: 'appointment-booked'; data: AppointmentEmailData }
+  | { template: 'appointment-rescheduled'; data: AppointmentEmailData & { previousStartsAt: Date } }
+  | {
+      template: 'appointment-cancelled';
+      data: AppointmentEmailData & { cancelledBy: 'patient' | 'doctor' | 'staff'; reason: string | null };
+    }
+  | { template: 'appointment-reminder'; data: AppointmentEmailData & { reminder: '24h' | '1h' } }
+  | {
+      template: 'waitlist-slot-freed';
+      data: { name: string; doctorName: string; startsAt: Date; timeZone: string; link: string };
+    };
+
+/** What every appointment email shows: to whom, with whom, when (in the recipient's zone), the link. */
+export interface AppointmentEmailData {
+  name: string;
+  /** The recipient's side of the visit. */
+  recipient: 'patient' | 'doctor';
+  /** The doctor (to the patient) or the patient (to the doctor). */
+  otherName: string;
+  startsAt: Date;
+  timeZone: string;
+  link: string;
+}
+
+/** "viernes, 27 de marzo de 2026, 9:00 (Europe/Madrid)" in the recipient's language. */
+export function formatVisitTime(date: Date, timeZone: string, language: Language): string {
+  const text = new Intl.DateTimeFormat(language === 'es' ? 'es-ES' : 'en-GB', {
+    dateStyle: 'full',
+    timeStyle: 'short',
+    timeZone,
+  }).format(date);
+  return `${text} (${timeZone})`;
+}
 
 export type EmailTemplate = EmailContent['template'];
 
@@ -86,6 +119,22 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           action: { label: 'Restablecer mi contraseña', link: content.data.resetLink },
           footer,
         };
+      case 'appointment-booked':
+      case 'appointment-rescheduled':
+      case 'appointment-cancelled':
+      case 'appointment-reminder':
+        return appointmentCopyEs(content, clinic, footer);
+      case 'waitlist-slot-freed':
+        return {
+          subject: `Se liberó un hueco con ${content.data.doctorName} en ${clinic}`,
+          greeting: `Hola, ${content.data.name}:`,
+          paragraphs: [
+            `Se liberó una cita con ${content.data.doctorName} el ${formatVisitTime(content.data.startsAt, content.data.timeZone, 'es')}.`,
+            'Si le interesa, resérvela cuanto antes: el primero que la reserve se la queda.',
+          ],
+          action: { label: 'Ver los horarios', link: content.data.link },
+          footer: ['Recibe este aviso porque está en la lista de espera de este médico.', ...footer],
+        };
     }
   },
   en: (content, clinic) => {
@@ -152,9 +201,143 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           action: { label: 'Reset my password', link: content.data.resetLink },
           footer,
         };
+      case 'appointment-booked':
+      case 'appointment-rescheduled':
+      case 'appointment-cancelled':
+      case 'appointment-reminder':
+        return appointmentCopyEn(content, clinic, footer);
+      case 'waitlist-slot-freed':
+        return {
+          subject: `A slot with ${content.data.doctorName} opened up at ${clinic}`,
+          greeting: `Hello ${content.data.name},`,
+          paragraphs: [
+            `An appointment with ${content.data.doctorName} on ${formatVisitTime(content.data.startsAt, content.data.timeZone, 'en')} is free again.`,
+            'If you want it, book it soon: the first one to book it gets it.',
+          ],
+          action: { label: 'See the times', link: content.data.link },
+          footer: ["You get this notice because you are on this doctor's waiting list.", ...footer],
+        };
     }
   },
 };
+
+type AppointmentContent = Extract<
+  EmailContent,
+  {
+    template:
+      'appointment-booked' | 'appointment-rescheduled' | 'appointment-cancelled' | 'appointment-reminder';
+  }
+>;
+
+function appointmentCopyEs(content: AppointmentContent, clinic: string, footer: string[]): Parts {
+  const data = content.data;
+  const when = formatVisitTime(data.startsAt, data.timeZone, 'es');
+  const withWhom =
+    data.recipient === 'patient' ? `con ${data.otherName}` : `con su paciente ${data.otherName}`;
+  const greeting = `Hola, ${data.name}:`;
+  const action = { label: 'Ver la cita', link: data.link };
+  const calendar = 'Adjuntamos la cita para su calendario (archivo .ics).';
+  switch (content.template) {
+    case 'appointment-booked':
+      return {
+        subject: `Cita confirmada en ${clinic}`,
+        greeting,
+        paragraphs: [`Su cita ${withWhom} quedó confirmada para el ${when}.`, calendar],
+        action,
+        footer,
+      };
+    case 'appointment-rescheduled':
+      return {
+        subject: `Su cita en ${clinic} cambió de hora`,
+        greeting,
+        paragraphs: [
+          `Su cita ${withWhom} pasó del ${formatVisitTime(content.data.previousStartsAt, data.timeZone, 'es')} al ${when}.`,
+          calendar,
+        ],
+        action,
+        footer,
+      };
+    case 'appointment-cancelled': {
+      const by =
+        content.data.cancelledBy === data.recipient
+          ? 'usted'
+          : { patient: 'el paciente', doctor: 'el médico', staff: 'la clínica' }[content.data.cancelledBy];
+      return {
+        subject: `Cita cancelada en ${clinic}`,
+        greeting,
+        paragraphs: [
+          `Su cita ${withWhom} del ${when} fue cancelada por ${by}.`,
+          ...(content.data.reason === null ? [] : [`Motivo: ${content.data.reason}`]),
+        ],
+        action,
+        footer,
+      };
+    }
+    case 'appointment-reminder':
+      return {
+        subject: `Recordatorio: cita en ${clinic} ${content.data.reminder === '24h' ? 'mañana' : 'en una hora'}`,
+        greeting,
+        paragraphs: [`Le recordamos su cita ${withWhom} el ${when}.`],
+        action,
+        footer,
+      };
+  }
+}
+
+function appointmentCopyEn(content: AppointmentContent, clinic: string, footer: string[]): Parts {
+  const data = content.data;
+  const when = formatVisitTime(data.startsAt, data.timeZone, 'en');
+  const withWhom =
+    data.recipient === 'patient' ? `with ${data.otherName}` : `with your patient ${data.otherName}`;
+  const greeting = `Hello ${data.name},`;
+  const action = { label: 'View the appointment', link: data.link };
+  const calendar = 'The appointment is attached for your calendar (.ics file).';
+  switch (content.template) {
+    case 'appointment-booked':
+      return {
+        subject: `Appointment confirmed at ${clinic}`,
+        greeting,
+        paragraphs: [`Your appointment ${withWhom} is confirmed for ${when}.`, calendar],
+        action,
+        footer,
+      };
+    case 'appointment-rescheduled':
+      return {
+        subject: `Your appointment at ${clinic} was moved`,
+        greeting,
+        paragraphs: [
+          `Your appointment ${withWhom} moved from ${formatVisitTime(content.data.previousStartsAt, data.timeZone, 'en')} to ${when}.`,
+          calendar,
+        ],
+        action,
+        footer,
+      };
+    case 'appointment-cancelled': {
+      const by =
+        content.data.cancelledBy === data.recipient
+          ? 'you'
+          : { patient: 'the patient', doctor: 'the doctor', staff: 'the clinic' }[content.data.cancelledBy];
+      return {
+        subject: `Appointment cancelled at ${clinic}`,
+        greeting,
+        paragraphs: [
+          `Your appointment ${withWhom} on ${when} was cancelled by ${by}.`,
+          ...(content.data.reason === null ? [] : [`Reason: ${content.data.reason}`]),
+        ],
+        action,
+        footer,
+      };
+    }
+    case 'appointment-reminder':
+      return {
+        subject: `Reminder: appointment at ${clinic} ${content.data.reminder === '24h' ? 'tomorrow' : 'in one hour'}`,
+        greeting,
+        paragraphs: [`This is a reminder of your appointment ${withWhom} on ${when}.`],
+        action,
+        footer,
+      };
+  }
+}
 
 /** Renders an email in the recipient's language, as HTML (escaped, inline styles) and plain text. */
 export function renderEmail(content: EmailContent, language: Language, clinicName: string): RenderedEmail {

@@ -1,0 +1,26 @@
+import type { Language } from '@telemedicina/shared';
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema.js';
+import { getAppointment } from '../appointments/appointments.service.js';
+import type { ServiceContext } from '../context.js';
+import { requireActor } from '../me/actor.js';
+import { loadIdentitySettings } from '../settings/settings.service.js';
+import { appointmentCalendar, loadParticipants } from './appointment-notices.js';
+
+/** GET /appointments/:id/calendar.ics: the same visibility as the appointment (404 otherwise). */
+export async function appointmentCalendarFile(
+  ctx: ServiceContext,
+  id: string,
+): Promise<{ filename: string; body: string }> {
+  const actor = requireActor(ctx);
+  const appointment = await getAppointment(ctx, id);
+  const db = ctx.db.db;
+  const [me] = await db.select({ language: users.language }).from(users).where(eq(users.id, actor.userId));
+  const language: Language = me?.language === 'en' ? 'en' : 'es';
+  const people = await loadParticipants(db, appointment);
+  const { clinicName } = await loadIdentitySettings(db, ctx.config);
+  return {
+    filename: `${language === 'es' ? 'cita' : 'appointment'}-${appointment.id}.ics`,
+    body: appointmentCalendar(ctx, appointment, people, language, clinicName, ctx.now()),
+  };
+}

@@ -1,0 +1,103 @@
+import {
+  errorResponseSchema,
+  notificationListQuerySchema,
+  notificationPageSchema,
+  notificationSchema,
+  notificationsReadAllResultSchema,
+} from '@telemedicina/shared';
+import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { contextFor } from '../../http/service-context.js';
+import type { AppServices } from '../context.js';
+import { appointmentCalendarFile } from './calendar.service.js';
+import { listMyNotifications, readAllNotifications, readNotification } from './notifications.service.js';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+};
+const idParams = z.object({ id: z.string().max(64) });
+/** Same as GET /appointments/:id. */
+const readAppointments = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;
+
+/** The signed-in user's in-app notifications, and appointment calendar files. */
+export const notificationsRoutes: FastifyPluginCallbackZod<{ services: AppServices }> = (
+  app,
+  { services },
+  done,
+) => {
+  app.get(
+    '/notifications',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Own notifications, newest first, with the unread count',
+        querystring: notificationListQuerySchema,
+        response: { 200: notificationPageSchema, ...errors },
+      },
+    },
+    async (request) => listMyNotifications(contextFor(services, request), request.query),
+  );
+
+  app.post(
+    '/notifications/read-all',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark every own notification read',
+        response: { 200: notificationsReadAllResultSchema, ...errors },
+      },
+    },
+    async (request) => readAllNotifications(contextFor(services, request)),
+  );
+
+  app.post(
+    '/notifications/:id/read',
+    {
+      config: { access: 'authenticated' },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark one own notification read (404 for anyone else’s)',
+        params: idParams,
+        response: { 200: notificationSchema, ...errors },
+      },
+    },
+    async (request) => readNotification(contextFor(services, request), request.params.id),
+  );
+
+  app.get(
+    '/appointments/:id/calendar.ics',
+    {
+      config: { access: readAppointments },
+      schema: {
+        tags: ['appointments'],
+        summary: "The appointment as an iCalendar file in the requester's language (404 when not yours)",
+        params: idParams,
+        response: {
+          200: {
+            description: 'RFC 5545 VCALENDAR with one VEVENT',
+            content: { 'text/calendar': { schema: z.string() } },
+          },
+          ...errors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { filename, body } = await appointmentCalendarFile(
+        contextFor(services, request),
+        request.params.id,
+      );
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
+  );
+
+  done();
+};
