@@ -195,7 +195,11 @@ const minutes = (max: number) =>
 
 export const clinicSettingsSchema = z.object({
   clinic: z.object({
-    name: z.string().trim().min(2, { message: 'validation.nameTooShort' }).max(120, { message: 'validation.nameTooLong' }),
+    name: z
+      .string()
+      .trim()
+      .min(2, { message: 'validation.nameTooShort' })
+      .max(120, { message: 'validation.nameTooLong' }),
     /** Read only here; changed through `PUT /settings/logo` and `DELETE /settings/logo`. */
     logoUrl: z.string().nullable(),
     timeZone: timeZoneSchema,
@@ -211,17 +215,33 @@ export const clinicSettingsSchema = z.object({
   }),
   booking: z.object({
     /** A patient cannot book closer than this to the start. */
-    minimumNoticeMinutes: z.number().int().min(0, { message: 'validation.range' }).max(30 * 24 * 60, { message: 'validation.range' }),
+    minimumNoticeMinutes: z
+      .number()
+      .int()
+      .min(0, { message: 'validation.range' })
+      .max(30 * 24 * 60, { message: 'validation.range' }),
     /** A patient can cancel or reschedule up to this many hours before the start. */
-    cancellationWindowHours: z.number().int().min(0, { message: 'validation.range' }).max(30 * 24, { message: 'validation.range' }),
+    cancellationWindowHours: z
+      .number()
+      .int()
+      .min(0, { message: 'validation.range' })
+      .max(30 * 24, { message: 'validation.range' }),
     /** Visit lengths doctors can choose from, in minutes, ascending, no duplicates. */
     visitLengths: z.array(minutes(240)).min(1).max(12),
     defaultVisitMinutes: minutes(240),
   }),
   uploads: z.object({
-    maxFileSizeMb: z.number().int().min(1, { message: 'validation.range' }).max(100, { message: 'validation.range' }),
+    maxFileSizeMb: z
+      .number()
+      .int()
+      .min(1, { message: 'validation.range' })
+      .max(100, { message: 'validation.range' }),
     allowedKinds: z.array(uploadFileKindSchema).min(1).max(uploadFileKinds.length),
-    maxFilesPerUpload: z.number().int().min(1, { message: 'validation.range' }).max(20, { message: 'validation.range' }),
+    maxFilesPerUpload: z
+      .number()
+      .int()
+      .min(1, { message: 'validation.range' })
+      .max(20, { message: 'validation.range' }),
   }),
   video: z.object({
     iceServers: z.array(iceServerSchema).max(10),
@@ -334,12 +354,14 @@ export const dashboardResponseSchema = z.object({
   }),
   /** One row per day of the range (days without appointments included, all zeros). */
   appointmentsPerDay: z.array(
-    z.object({ date: z.string() }).extend(
-      Object.fromEntries(appointmentStatuses.map((status) => [status, z.number().int()])) as Record<
-        AppointmentStatus,
-        z.ZodNumber
-      >,
-    ),
+    z
+      .object({ date: z.string() })
+      .extend(
+        Object.fromEntries(appointmentStatuses.map((status) => [status, z.number().int()])) as Record<
+          AppointmentStatus,
+          z.ZodNumber
+        >,
+      ),
   ),
   newPatientsPerDay: z.array(z.object({ date: z.string(), count: z.number().int() })),
   /** Doctors with at least one appointment in the range, most visits first (at most 20). */
@@ -370,7 +392,9 @@ export type GlobalSearchQuery = z.infer<typeof globalSearchQuerySchema>;
  */
 export const globalSearchResponseSchema = z.object({
   users: z
-    .array(z.object({ id: z.string(), name: z.string(), email: z.string(), roles: z.array(roleSummarySchema) }))
+    .array(
+      z.object({ id: z.string(), name: z.string(), email: z.string(), roles: z.array(roleSummarySchema) }),
+    )
     .optional(),
   patients: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
   appointments: z

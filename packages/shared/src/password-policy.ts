@@ -18,17 +18,81 @@ export interface PasswordCheck {
 // The most common passwords in breach corpora, plus obvious local ones. Compared after lower-casing
 // and stripping trailing digits/symbols, so "Password123!" counts as "password".
 const commonPasswords = new Set([
-  '123456', '1234567890', 'password', 'contraseña', 'contrasena', 'qwerty', 'qwertyuiop', 'abc123', 'iloveyou',
-  'admin', 'administrator', 'administrador', 'welcome', 'bienvenido', 'letmein', 'monkey', 'dragon', 'football',
-  'futbol', 'baseball', 'sunshine', 'princess', 'superman', 'batman', 'master', 'shadow', 'michael', 'jennifer',
-  'trustno1', 'passw0rd', 'p@ssw0rd', 'p@ssword', 'changeme', 'secret', 'secreto', 'teamo', 'tequiero', 'amor',
-  'mexico', 'argentina', 'colombia', 'espana', 'españa', 'barcelona', 'madrid', 'realmadrid', 'doctor', 'medico',
-  'paciente', 'hospital', 'clinica', 'salud', 'health', 'qazwsx', 'zaq12wsx', 'asdfghjkl', 'zxcvbnm', 'login',
-  'starwars', 'whatever', 'hello', 'hola', 'freedom', 'computer', 'internet', 'samsung', 'google', 'america',
+  '123456',
+  '1234567890',
+  'password',
+  'contraseña',
+  'contrasena',
+  'qwerty',
+  'qwertyuiop',
+  'abc123',
+  'iloveyou',
+  'admin',
+  'administrator',
+  'administrador',
+  'welcome',
+  'bienvenido',
+  'letmein',
+  'monkey',
+  'dragon',
+  'football',
+  'futbol',
+  'baseball',
+  'sunshine',
+  'princess',
+  'superman',
+  'batman',
+  'master',
+  'shadow',
+  'michael',
+  'jennifer',
+  'trustno1',
+  'passw0rd',
+  'p@ssw0rd',
+  'p@ssword',
+  'changeme',
+  'secret',
+  'secreto',
+  'teamo',
+  'tequiero',
+  'amor',
+  'mexico',
+  'argentina',
+  'colombia',
+  'espana',
+  'españa',
+  'barcelona',
+  'madrid',
+  'realmadrid',
+  'doctor',
+  'medico',
+  'paciente',
+  'hospital',
+  'clinica',
+  'salud',
+  'health',
+  'qazwsx',
+  'zaq12wsx',
+  'asdfghjkl',
+  'zxcvbnm',
+  'login',
+  'starwars',
+  'whatever',
+  'hello',
+  'hola',
+  'freedom',
+  'computer',
+  'internet',
+  'samsung',
+  'google',
+  'america',
 ]);
 
 function stripDecorations(value: string): string {
-  return value.toLowerCase().replace(/[\d\W_]+$/u, '').replace(/^[\d\W_]+/u, '');
+  return value
+    .toLowerCase()
+    .replace(/[\d\W_]+$/u, '')
+    .replace(/^[\d\W_]+/u, '');
 }
 
 function hasSequence(value: string): boolean {
@@ -45,7 +109,10 @@ function hasSequence(value: string): boolean {
 }
 
 /** Scores and checks a password against the policy and the user's own data (email, name). */
-export function checkPassword(password: string, personal: { email?: string; name?: string } = {}): PasswordCheck {
+export function checkPassword(
+  password: string,
+  personal: { email?: string; name?: string } = {},
+): PasswordCheck {
   const problems: PasswordProblem[] = [];
   const length = [...password].length;
   if (length < passwordMinLength) {
@@ -56,7 +123,10 @@ export function checkPassword(password: string, personal: { email?: string; name
   }
   const lower = password.toLowerCase();
   const stripped = stripDecorations(password);
-  if (commonPasswords.has(lower) || (stripped.length > 0 && commonPasswords.has(stripped) && stripped.length >= length - 4)) {
+  if (
+    commonPasswords.has(lower) ||
+    (stripped.length > 0 && commonPasswords.has(stripped) && stripped.length >= length - 4)
+  ) {
     problems.push('tooCommon');
   }
   const personalParts = [

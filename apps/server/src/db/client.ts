@@ -98,7 +98,9 @@ async function openPglite(dataDir: string | null, loadDataDir: Blob | undefined)
   let client: PGlite;
   if (dataDir === null) {
     client = await PGlite.create(
-      loadDataDir === undefined ? { extensions: pgliteExtensions } : { loadDataDir, extensions: pgliteExtensions },
+      loadDataDir === undefined
+        ? { extensions: pgliteExtensions }
+        : { loadDataDir, extensions: pgliteExtensions },
     );
   } else {
     lock = await acquireDataDirLock(dataDir);

@@ -13,6 +13,8 @@ const adminRoles = () => import('../features/admin-roles');
 const adminSpecialties = () => import('../features/admin-specialties');
 const adminAudit = () => import('../features/admin-audit');
 const adminSettings = () => import('../features/admin-settings');
+const doctors = () => import('../features/doctors');
+const appointments = () => import('../features/appointments');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -81,6 +83,16 @@ export const routes: RouteObject[] = [
               {
                 path: 'specialties',
                 lazy: async () => ({ Component: (await adminSpecialties()).SpecialtiesPage }),
+              },
+              { path: 'doctors', lazy: async () => ({ Component: (await doctors()).DoctorsPage }) },
+              { path: 'doctors/:id', lazy: async () => ({ Component: (await doctors()).DoctorPage }) },
+              {
+                path: 'appointments',
+                lazy: async () => ({ Component: (await appointments()).AppointmentsPage }),
+              },
+              {
+                path: 'appointments/:id',
+                lazy: async () => ({ Component: (await appointments()).AppointmentPage }),
               },
               { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
               {

@@ -6,7 +6,7 @@ import { appointments } from '../../db/schema.js';
 import { createUser, send, signIn } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { testDatabaseUrl } from '../../test/test-database.js';
-import { createClock, createDoctor, everyDay } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
 
 /**
  * Many patients booking one slot at the same moment, through the whole HTTP

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments, doctorProfiles } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor } from '../../test/booking-fixtures.js';
 
 /**
  * Random sequences of book / cancel / reschedule (and changes of the

@@ -19,7 +19,7 @@ import {
   type SignedInClient,
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor, everyDay, type TestDoctor } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
 
 // Wednesday 2026-03-25 10:00 UTC; doctors in Madrid (UTC+1 until the 29th) open 09:00–13:00 every day.
 const clock = createClock('2026-03-25T10:00:00Z');

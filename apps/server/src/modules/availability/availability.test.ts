@@ -8,7 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor, type TestDoctor } from './booking-fixtures.js';
+import { createClock, createDoctor, type TestDoctor } from '../../test/booking-fixtures.js';
 import { findFreeSlots } from './availability.service.js';
 
 // Wednesday 2026-03-25 10:00 UTC: the weekend after holds Europe's spring-forward change.

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailOutbox, users } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor, everyDay } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
 import type { OutgoingEmail } from '../email/mailer.js';
 
 // Wednesday 2026-03-25 10:00 UTC; doctors in Madrid (UTC+1) open 09:00–13:00 every day.

@@ -5,7 +5,7 @@ import { buildApp } from '../../app.js';
 import { emailOutbox, notifications } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor, everyDay } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
 import { remindersOf } from './reminders.repository.js';
 import { createReminderWorker } from './reminders.service.js';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, waitlistEntries } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { createClock, createDoctor, everyDay } from '../availability/booking-fixtures.js';
+import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
 
 // Wednesday 2026-03-25 10:00 UTC; doctors in Madrid (UTC+1) open 09:00–13:00 every day.
 const clock = createClock('2026-03-25T10:00:00Z');

@@ -192,11 +192,7 @@ function UploadRow({ item, manager }: { item: UploadItem; manager: UploadManager
   );
 }
 
-function describeLimits(
-  options: UploadManagerOptions,
-  t: TFunction,
-  language: string,
-): string {
+function describeLimits(options: UploadManagerOptions, t: TFunction, language: string): string {
   const parts: string[] = [];
   const maxFiles = limitValue(options.maxFiles);
   const maxFileSize = limitValue(options.maxFileSize);

@@ -1,8 +1,10 @@
 import {
+  IconCalendarEvent,
   IconComponents,
   IconHistory,
   IconLayoutDashboard,
   IconMail,
+  IconNurse,
   IconSettings,
   IconShieldLock,
   IconStethoscope,
@@ -14,6 +16,8 @@ import {
 export interface NavigationItem {
   key:
     | 'dashboard'
+    | 'doctors'
+    | 'appointments'
     | 'users'
     | 'roles'
     | 'specialties'
@@ -34,6 +38,13 @@ export interface NavigationItem {
  */
 export const navigationItems: readonly NavigationItem[] = [
   { key: 'dashboard', to: '/admin', icon: IconLayoutDashboard },
+  { key: 'doctors', to: '/admin/doctors', icon: IconNurse, anyOf: ['doctors.read'] },
+  {
+    key: 'appointments',
+    to: '/admin/appointments',
+    icon: IconCalendarEvent,
+    anyOf: ['appointments.read.own', 'appointments.read.any'],
+  },
   { key: 'users', to: '/admin/users', icon: IconUsers, anyOf: ['users.read', 'users.manage'] },
   { key: 'roles', to: '/admin/roles', icon: IconShieldLock, anyOf: ['roles.manage'] },
   { key: 'specialties', to: '/admin/specialties', icon: IconStethoscope, anyOf: ['specialties.manage'] },

@@ -30,10 +30,10 @@ const adminAnswer = {
 };
 
 describe('searchHitPath', () => {
-  it('sends users and patients to the user page and appointments nowhere (no page yet)', () => {
+  it('sends users and patients to the user page and appointments to their page', () => {
     expect(searchHitPath('user:u-1')).toBe('/admin/users/u-1');
     expect(searchHitPath('patient:p 2')).toBe('/admin/users/p%202');
-    expect(searchHitPath('appointment:a-1')).toBeNull();
+    expect(searchHitPath('appointment:a-1')).toBe('/admin/appointments/a-1');
     expect(searchHitPath('user')).toBeNull();
   });
 
@@ -85,14 +85,15 @@ describe('global search against a real HTTP server', { timeout: 30_000 }, () => 
     const appointments = within(results).getByTestId('global-search-group-appointments');
     expect(appointments.textContent).toContain('Ana García con Luis García');
     expect(appointments.textContent).toContain('Confirmada');
-    // Appointments have no page yet: shown, but not offered as options.
-    expect(within(appointments).queryAllByRole('option')).toHaveLength(0);
+    // Appointment hits are options too, leading to the appointment's page.
+    expect(within(appointments).queryAllByRole('option')).toHaveLength(1);
 
     // The first hit is selected; ArrowDown moves to the patient, Enter opens it.
     const options = within(results).getAllByRole('option');
     expect(options.map((option) => option.textContent)).toEqual([
       expect.stringContaining('Ana García'),
       expect.stringContaining('Luis García'),
+      expect.stringContaining('Ana García con Luis García'),
     ]);
     await user.keyboard('{ArrowDown}');
     await waitFor(() => expect(options[1]!.hasAttribute('data-combobox-selected')).toBe(true));

@@ -18,14 +18,17 @@ import classes from './GlobalSearch.module.css';
 /** Wait after the last keystroke before asking the server. */
 export const searchDebounceMs = 300;
 
-/** Where a hit's option leads. Appointments have no page yet, so they are shown without a link. */
+/** Where a hit's option leads. */
 export function searchHitPath(value: string): string | null {
   const [kind, id] = value.split(':', 2);
   if (!id) {
     return null;
   }
   // Patients are user accounts: their admin page is the user's until a patient page exists.
-  return kind === 'user' || kind === 'patient' ? `/admin/users/${encodeURIComponent(id)}` : null;
+  if (kind === 'user' || kind === 'patient') {
+    return `/admin/users/${encodeURIComponent(id)}`;
+  }
+  return kind === 'appointment' ? `/admin/appointments/${encodeURIComponent(id)}` : null;
 }
 
 /** True when the answer holds at least one hit in a group the session may see. */
@@ -219,8 +222,12 @@ function SearchResults({
           data-testid="global-search-group-appointments"
         >
           {result.appointments.map((appointment) => (
-            // No appointment page exists yet: the hit is shown, not offered as a destination.
-            <div key={appointment.id} className={classes.staticHit} data-testid="global-search-appointment">
+            <Combobox.Option
+              key={appointment.id}
+              value={`appointment:${appointment.id}`}
+              className={classes.option}
+              data-testid="global-search-appointment"
+            >
               <Group justify="space-between" gap="xs" wrap="nowrap">
                 <div className={classes.hitText}>
                   <Text size="sm" fw={600} truncate>
@@ -237,7 +244,7 @@ function SearchResults({
                   {t(`adminDashboard.status.${appointment.status}`)}
                 </Badge>
               </Group>
-            </div>
+            </Combobox.Option>
           ))}
         </Combobox.Group>
       ) : null}

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { App } from '../../app.js';
-import { availabilityRules, doctorProfiles, users } from '../../db/schema.js';
-import { createUser, type TestUser } from '../../test/factories.js';
+import type { App } from '../app.js';
+import { availabilityRules, doctorProfiles, users } from '../db/schema.js';
+import { createUser, type TestUser } from './factories.js';
 
 /**
  * Test fixtures of the booking modules: doctors with a profile, a zone and

@@ -1,0 +1,178 @@
+import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Paper.layer.css';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconCalendarPlus, IconCalendarTime, IconX } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
+import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { formatLongDateTime, useViewerTimeZone, zonesDiffer } from '../../../components/slot-picker';
+import { useApiErrorText } from '../../../lib/error-text';
+import { useMe } from '../../../lib/session';
+import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/ui-state';
+import { calendarUrl, useAppointment } from '../api/appointments';
+import { appointmentActions, capacityFor } from '../capacity';
+import { AppointmentStatusBadge } from './AppointmentStatusBadge';
+import classes from './Appointments.module.css';
+import { CancelAppointmentModal } from './CancelAppointmentModal';
+import { RescheduleModal } from './RescheduleModal';
+
+/**
+ * `/admin/appointments/:id`: when (in the viewer's zone, and the doctor's when it differs), who,
+ * status and reason; cancel and reschedule for those the server lets act, and "Add to calendar".
+ */
+export function AppointmentPage() {
+  const { t } = useTranslation();
+  const isAllowed = useHasAnyPermission(['appointments.read.own', 'appointments.read.any']);
+  return (
+    <div className={pageClasses.page} data-testid="appointment-page">
+      {isAllowed ? (
+        <AppointmentView />
+      ) : (
+        <>
+          <SectionHeader title={t('admin.nav.appointments')} description={t('admin.sections.appointments')} />
+          <SectionForbidden />
+        </>
+      )}
+    </div>
+  );
+}
+
+function AppointmentView() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const errorText = useApiErrorText();
+  const { id = '' } = useParams();
+  const viewerZone = useViewerTimeZone();
+  const viewerId = useMe().data?.user.id ?? '';
+  const permissions = usePermissions();
+  const appointment = useAppointment(id);
+  const [dialog, setDialog] = useState<'cancel' | 'reschedule' | null>(null);
+
+  const back = (
+    <Anchor component={Link} to="/admin/appointments" size="sm" data-testid="appointment-back">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={16} />
+        {t('appointments.back')}
+      </Group>
+    </Anchor>
+  );
+
+  if (appointment.isPending) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Loader />
+      </Stack>
+    );
+  }
+  if (appointment.isError) {
+    return (
+      <Stack gap="md">
+        {back}
+        <Alert color="red" variant="light" data-testid="appointment-error">
+          {errorText(appointment.error)}
+        </Alert>
+      </Stack>
+    );
+  }
+  const item = appointment.data;
+  const capacity = capacityFor({ userId: viewerId, permissions }, item);
+  const actions = appointmentActions(capacity, item);
+  const doctorZone = item.doctor.timeZone;
+
+  return (
+    <Stack gap="lg">
+      {back}
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} style={{ minWidth: 0, flex: '1 1 320px' }}>
+          <Title order={1} className={pageClasses.title} data-testid="appointment-when">
+            {formatLongDateTime(item.startsAt, language, viewerZone)}
+          </Title>
+          {zonesDiffer(viewerZone, doctorZone, new Date(item.startsAt)) ? (
+            <Text size="sm" c="gray.7" data-testid="appointment-doctor-time">
+              {t('appointments.zones', {
+                zone: viewerZone,
+                time: formatLongDateTime(item.startsAt, language, doctorZone),
+                doctorZone,
+              })}
+            </Text>
+          ) : null}
+        </Stack>
+        <AppointmentStatusBadge status={item.status} />
+      </Group>
+      <Paper withBorder radius="md" p="md">
+        <dl className={pageClasses.facts}>
+          <dt>{t('appointments.doctor')}</dt>
+          <dd data-testid="appointment-doctor">{item.doctor.name}</dd>
+          <dt>{t('appointments.patient')}</dt>
+          <dd data-testid="appointment-patient">{item.patient.name}</dd>
+          <dt>{t('appointments.columns.reason')}</dt>
+          <dd className={classes.reason} data-testid="appointment-reason">
+            {item.reason ?? '—'}
+          </dd>
+          {item.status === 'cancelled' ? (
+            <>
+              <dt>{t('appointments.cancelledReason')}</dt>
+              <dd className={classes.reason}>{item.cancellationReason ?? '—'}</dd>
+            </>
+          ) : null}
+        </dl>
+      </Paper>
+      <div className={classes.actions}>
+        {item.status !== 'cancelled' ? (
+          <Button
+            component="a"
+            href={calendarUrl(item.id)}
+            download
+            variant="default"
+            leftSection={<IconCalendarPlus size={18} />}
+            data-testid="appointment-calendar"
+          >
+            {t('appointments.addToCalendar')}
+          </Button>
+        ) : null}
+        {actions.canReschedule ? (
+          <Button
+            variant="default"
+            leftSection={<IconCalendarTime size={18} />}
+            onClick={() => setDialog('reschedule')}
+            data-testid="appointment-reschedule"
+          >
+            {t('appointments.reschedule.open')}
+          </Button>
+        ) : null}
+        {actions.canCancel ? (
+          <Button
+            color="red"
+            variant="light"
+            leftSection={<IconX size={18} />}
+            onClick={() => setDialog('cancel')}
+            data-testid="appointment-cancel"
+          >
+            {t('appointments.cancel.open')}
+          </Button>
+        ) : null}
+      </div>
+      {actions.canCancel ? (
+        <CancelAppointmentModal
+          opened={dialog === 'cancel'}
+          appointmentId={item.id}
+          reasonRequired={actions.reasonRequired}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+      {actions.canReschedule ? (
+        <RescheduleModal
+          opened={dialog === 'reschedule'}
+          appointment={item}
+          viewerTimeZone={viewerZone}
+          onClose={() => setDialog(null)}
+        />
+      ) : null}
+    </Stack>
+  );
+}

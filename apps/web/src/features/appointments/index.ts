@@ -1,0 +1,2 @@
+export { AppointmentPage } from './components/AppointmentPage';
+export { AppointmentsPage } from './components/AppointmentsPage';

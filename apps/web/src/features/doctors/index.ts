@@ -1,0 +1,2 @@
+export { DoctorPage } from './components/DoctorPage';
+export { DoctorsPage } from './components/DoctorsPage';
