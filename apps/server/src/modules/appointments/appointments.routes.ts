@@ -5,9 +5,9 @@ import {
   bookAppointmentRequestSchema,
   cancelAppointmentRequestSchema,
   changeAppointmentStatusRequestSchema,
-  errorResponseSchema,
   rescheduleAppointmentRequestSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -22,13 +22,7 @@ import {
   rescheduleAppointment,
 } from './appointments.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const appointmentParams = z.object({ id: z.string().max(64) });
 const book = { anyOf: ['appointments.book.self', 'appointments.book.any'] } as const;
 const read = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;

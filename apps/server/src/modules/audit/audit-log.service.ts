@@ -3,7 +3,7 @@ import { assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/settings.service.js';
 import type { ServiceContext } from '../context.js';
 import { isUuid } from '../users/users.service.js';
-import { csvByteOrderMark, csvRow } from './audit-csv.js';
+import { csvByteOrderMark, csvRow } from '../../lib/csv.js';
 import {
   findAuditFacets,
   findUserLanguage,

@@ -18,7 +18,7 @@ import {
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { writeSetting } from '../settings/settings.repository.js';
 import { invalidateClinicSettingsCache, settingKeys } from '../settings/settings.service.js';
-import { csvCell } from './audit-csv.js';
+import { csvCell } from '../../lib/csv.js';
 import { exportAuditLog } from './audit-log.service.js';
 import { recordAuditEvent, type AuditAction } from './audit.service.js';
 

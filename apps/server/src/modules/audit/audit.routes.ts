@@ -1,11 +1,7 @@
 import { Readable } from 'node:stream';
-import {
-  auditEventPageSchema,
-  auditFacetsResponseSchema,
-  auditListQuerySchema,
-  errorResponseSchema,
-} from '@telemedicina/shared';
+import { auditEventPageSchema, auditFacetsResponseSchema, auditListQuerySchema } from '@telemedicina/shared';
 import type { FastifyReply } from 'fastify';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -13,11 +9,7 @@ import type { AppServices } from '../context.js';
 import { exportAuditLog, getAuditFacets, listAuditLog } from './audit-log.service.js';
 import { presentAuditEvent } from './audit.presenter.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403);
 
 const read = { anyOf: ['audit.read'] } as const;
 

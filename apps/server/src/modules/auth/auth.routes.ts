@@ -14,6 +14,7 @@ import {
   verifyEmailResponseSchema,
 } from '@telemedicina/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, isSecureRequest, setSessionCookie } from '../../http/cookies.js';
@@ -39,13 +40,7 @@ export interface RouteOptions {
   services: AppServices;
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 422, 429);
 /** 204: no body. */
 const noContent = z.null();
 

@@ -4,11 +4,11 @@ import {
   availabilityExceptionSchema,
   availabilityRulesResponseSchema,
   createAvailabilityExceptionRequestSchema,
-  errorResponseSchema,
   replaceAvailabilityRulesRequestSchema,
   slotsQuerySchema,
   slotsResponseSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -28,13 +28,7 @@ import {
   type AvailabilityRulesView,
 } from './availability.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const doctorParams = z.object({ id: z.string().max(64) });
 const exceptionParams = z.object({ id: z.string().max(64), exceptionId: z.string().max(64) });
 const manageAvailability = { anyOf: ['availability.manage.own', 'availability.manage.any'] } as const;

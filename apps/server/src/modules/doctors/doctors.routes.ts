@@ -2,10 +2,10 @@ import {
   doctorDirectoryPageSchema,
   doctorDirectoryQuerySchema,
   doctorProfileSchema,
-  errorResponseSchema,
   replaceDoctorSpecialtiesRequestSchema,
   updateDoctorProfileRequestSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -18,13 +18,7 @@ import {
   updateDoctorProfile,
 } from './doctors.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const doctorParams = z.object({ id: z.string().max(64) });
 const readDoctors = { anyOf: ['doctors.read'] } as const;
 /** The route lets either in; the service allows `doctors.profile.own` only on the doctor's own profile. */

@@ -1,3 +1,4 @@
+import { errorResponses } from '../../http/error-responses.js';
 import multipart from '@fastify/multipart';
 import {
   activeSessionsResponseSchema,
@@ -35,15 +36,7 @@ export interface MeRouteOptions {
   storage: FileStorage;
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409, 422, 429);
 /** 204: no body. */
 const noContent = z.null();
 

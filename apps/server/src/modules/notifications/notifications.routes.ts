@@ -1,10 +1,10 @@
 import {
-  errorResponseSchema,
   notificationListQuerySchema,
   notificationPageSchema,
   notificationSchema,
   notificationsReadAllResultSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -12,12 +12,7 @@ import type { AppServices } from '../context.js';
 import { appointmentCalendarFile } from './calendar.service.js';
 import { listMyNotifications, readAllNotifications, readNotification } from './notifications.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const idParams = z.object({ id: z.string().max(64) });
 /** Same as GET /appointments/:id. */
 const readAppointments = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;

@@ -1,10 +1,5 @@
-import {
-  errorResponseSchema,
-  outboxItemSchema,
-  outboxListQuerySchema,
-  outboxMessageSchema,
-  pageOf,
-} from '@telemedicina/shared';
+import { outboxItemSchema, outboxListQuerySchema, outboxMessageSchema, pageOf } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -12,12 +7,7 @@ import type { AppServices } from '../context.js';
 import { presentOutboxItem, presentOutboxMessage } from './outbox.presenter.js';
 import { getOutboxMessage, listOutboxMessages } from './outbox.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 /** The email outbox, for admins (`outbox.read`). */
 export const outboxRoutes: FastifyPluginCallbackZod<{ services: AppServices }> = (

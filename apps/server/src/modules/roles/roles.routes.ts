@@ -1,11 +1,11 @@
 import {
   createRoleRequestSchema,
-  errorResponseSchema,
   roleListQuerySchema,
   rolePageSchema,
   roleSchema,
   updateRoleRequestSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -13,13 +13,7 @@ import type { AppServices } from '../context.js';
 import { presentRoleWithGrants } from './roles.presenter.js';
 import { createRole, deleteRole, getRole, listRoles, updateRole } from './roles.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const noContent = z.null();
 const roleParams = z.object({ id: z.string().max(64) });
 

@@ -1,9 +1,6 @@
+import { errorResponses } from '../../http/error-responses.js';
 import multipart from '@fastify/multipart';
-import {
-  clinicSettingsSchema,
-  errorResponseSchema,
-  updateClinicSettingsRequestSchema,
-} from '@telemedicina/shared';
+import { clinicSettingsSchema, updateClinicSettingsRequestSchema } from '@telemedicina/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -19,15 +16,7 @@ export interface SettingsRouteOptions {
   storage: FileStorage;
 }
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  413: errorResponseSchema,
-  415: errorResponseSchema,
-  422: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 413, 415, 422);
 
 const manage = { anyOf: ['settings.manage'] } as const;
 

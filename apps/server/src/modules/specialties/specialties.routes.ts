@@ -1,11 +1,11 @@
 import {
   createSpecialtyRequestSchema,
-  errorResponseSchema,
   specialtyListQuerySchema,
   specialtyPageSchema,
   specialtySchema,
   updateSpecialtyRequestSchema,
 } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -13,13 +13,7 @@ import type { AppServices } from '../context.js';
 import { presentSpecialty } from './specialties.presenter.js';
 import { createSpecialty, deleteSpecialty, listSpecialties, updateSpecialty } from './specialties.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const noContent = z.null();
 const specialtyParams = z.object({ id: z.string().max(64) });
 const manageSpecialties = { anyOf: ['specialties.manage'] } as const;

@@ -18,7 +18,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
-import { toCsvCell } from './users-csv.presenter.js';
+import { csvCell as toCsvCell } from '../../lib/csv.js';
 import { exportBatchSize } from './users-list.service.js';
 
 let context: TestContext;

@@ -5,8 +5,7 @@ import type { UserRow } from './users.repository.js';
 /**
  * The users export as CSV (RFC 4180, CRLF line ends): a header row and the
  * status and MFA words in the requester's language, instants in their time
- * zone. Cells a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab,
- * carriage return first) are prefixed with `'` (OWASP CSV injection).
+ * zone. Encoding and formula defusing are lib/csv.ts's.
  */
 
 const headers: Record<Language, readonly string[]> = {
@@ -73,17 +72,4 @@ export function userCsvRow(
     formatInstant(user.lastSignInAt, format.timeZone),
     user.mfaEnabledAt === null ? no : yes,
   ];
-}
-
-const formulaStart = /^[=+\-@\t\r]/;
-const needsQuotes = /[",\r\n]|^\s|\s$/;
-
-/** One cell: defused if a spreadsheet would evaluate it, quoted when CSV needs it. */
-export function toCsvCell(value: string): string {
-  const safe = formulaStart.test(value) ? `'${value}` : value;
-  return needsQuotes.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
-export function toCsvLine(cells: readonly string[]): string {
-  return `${cells.map(toCsvCell).join(',')}\r\n`;
 }

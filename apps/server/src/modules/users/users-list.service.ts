@@ -9,7 +9,8 @@ import {
   readAdminUserBatch,
   type AdminUserExtras,
 } from './users-list.repository.js';
-import { toCsvLine, userCsvHeader, userCsvRow } from './users-csv.presenter.js';
+import { csvByteOrderMark, csvRow } from '../../lib/csv.js';
+import { userCsvHeader, userCsvRow } from './users-csv.presenter.js';
 import type { UserRow } from './users.repository.js';
 
 export interface AdminUserListResult {
@@ -83,13 +84,13 @@ async function* csvChunks(
   format: { language: Language; timeZone: string; now: Date },
 ): AsyncGenerator<string> {
   const db = ctx.db.db;
-  yield `\uFEFF${toCsvLine(userCsvHeader(format.language))}`;
+  yield csvByteOrderMark + csvRow(userCsvHeader(format.language));
   let cursor: (string | null)[] | null = null;
   do {
     const batch = await readAdminUserBatch(db, filters, cursor, exportBatchSize, format.now);
     if (batch.rows.length > 0) {
       const extras = await findAdminUserExtras(db, batch.rows, format.now);
-      yield batch.rows.map((user) => toCsvLine(userCsvRow(user, extras, format))).join('');
+      yield batch.rows.map((user) => csvRow(userCsvRow(user, extras, format))).join('');
     }
     cursor = batch.next;
   } while (cursor !== null);

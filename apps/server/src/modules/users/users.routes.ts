@@ -6,11 +6,11 @@ import {
   adminUserSchema,
   createInvitationRequestSchema,
   type AdminUser,
-  errorResponseSchema,
   invitationCreatedResponseSchema,
   setUserRolesRequestSchema,
 } from '@telemedicina/shared';
 import type { FastifyReply } from 'fastify';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
@@ -30,13 +30,7 @@ import {
   type AdminUserView,
 } from './users.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  409: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 /** 204: no body. */
 const noContent = z.null();
 const userParams = z.object({ id: z.string().max(64) });

@@ -1,16 +1,12 @@
-import { errorResponseSchema, joinWaitlistRequestSchema, waitlistEntrySchema } from '@telemedicina/shared';
+import { joinWaitlistRequestSchema, waitlistEntrySchema } from '@telemedicina/shared';
+import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import { joinWaitlist, leaveWaitlist } from './waitlist.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const doctorParams = z.object({ id: z.string().max(64) });
 /** Patients, for themselves. */
 const patients = { anyOf: ['appointments.book.self'] } as const;
