@@ -42,6 +42,13 @@ export const errorCodes = [
   'CANCELLATION_WINDOW_PASSED',
   'INVALID_TRANSITION',
   'NOT_ACCEPTING_NEW_PATIENTS',
+  // Video visits (issue 7)
+  'VISIT_NOT_OPEN',
+  'VISIT_NOT_ADMITTED',
+  'VISIT_FULL',
+  'VISIT_ENDED',
+  'GUEST_LINK_EXPIRED',
+  'GUEST_LINK_USED',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

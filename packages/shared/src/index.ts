@@ -11,3 +11,4 @@ export * from './admin.js';
 export * from './doctors.js';
 export * from './booking.js';
 export * from './notifications.js';
+export * from './visits.js';

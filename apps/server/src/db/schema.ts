@@ -17,3 +17,4 @@ export * from './tables/clinic.js';
 export * from './tables/email.js';
 export * from './tables/files.js';
 export * from './tables/identity.js';
+export * from './tables/visits.js';

@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+
+/** A file attached to an email (an ICS invitation, a PDF summary), stored with the message. */
+export interface OutboxAttachment {
+  filename: string;
+  contentType: string;
+  /** The content, base64. */
+  content: string;
+}
 
 export const outboxStatuses = ['stored', 'queued', 'sent', 'failed'] as const;
 export type OutboxStatus = (typeof outboxStatuses)[number];
@@ -16,6 +24,8 @@ export const emailOutbox = pgTable(
     language: text().notNull(),
     template: text().notNull(),
     status: text().$type<OutboxStatus>().notNull(),
+    /** Attachments as sent (small files only: calendar invitations, PDF summaries). */
+    attachments: jsonb().$type<OutboxAttachment[]>().notNull().default([]),
     error: text(),
     attempts: integer().notNull().default(0),
     createdAt: timestamp({ withTimezone: true, mode: 'date' }).notNull(),
