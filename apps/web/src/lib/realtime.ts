@@ -1,0 +1,168 @@
+import type {
+  AckResult,
+  ClientConfigResponse,
+  ClientToServerEvents,
+  ServerToClientEvents,
+} from '@telemedicina/shared';
+import { realtimePath } from '@telemedicina/shared';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { io, type Socket } from 'socket.io-client';
+import { api } from './api-client';
+
+/** The typed Socket.IO connection of this page. */
+export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: RealtimeSocket | null = null;
+let connecting: Promise<RealtimeSocket> | null = null;
+const listeners = new Set<() => void>();
+let connected = false;
+
+function setConnected(value: boolean): void {
+  if (connected !== value) {
+    connected = value;
+    for (const listener of listeners) {
+      listener();
+    }
+  }
+}
+
+/**
+ * Where the real-time endpoint is: its own port on the page's host when the server runs one
+ * (the specification's separate endpoint; `GET /config` says which), else the page's origin.
+ * Cookies are per host, not per port, so the session cookie goes with it either way.
+ */
+export function realtimeUrl(config: Pick<ClientConfigResponse, 'realtime'>, location: Location): string {
+  const port = config.realtime.port;
+  if (port === null || String(port) === location.port) {
+    return location.origin;
+  }
+  return `${location.protocol}//${location.hostname}:${port}`;
+}
+
+/**
+ * The page's one real-time connection, opened on first use (after sign-in: the handshake is
+ * authenticated by the session cookie, or by a visit guest's cookie). Socket.IO reconnects by
+ * itself; features re-join their rooms on `connect`.
+ */
+export function getRealtimeSocket(): Promise<RealtimeSocket> {
+  if (socket !== null) {
+    return Promise.resolve(socket);
+  }
+  connecting ??= (async () => {
+    const config = await api.get<ClientConfigResponse>('/config', {
+      showSpinner: false,
+      alertOnError: false,
+    });
+    const created: RealtimeSocket = io(realtimeUrl(config, window.location), {
+      path: config.realtime.path ?? realtimePath,
+      withCredentials: true,
+      transports: ['websocket', 'polling'],
+    });
+    created.on('connect', () => setConnected(true));
+    created.on('disconnect', () => setConnected(false));
+    socket = created;
+    return created;
+  })().finally(() => {
+    connecting = null;
+  });
+  return connecting;
+}
+
+/** Closes the connection (sign-out); the next `getRealtimeSocket` opens a new one. */
+export function closeRealtimeSocket(): void {
+  socket?.disconnect();
+  socket = null;
+  setConnected(false);
+}
+
+/** Whether the real-time connection is up (re-renders on change). */
+export function useRealtimeConnected(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => connected,
+  );
+}
+
+/**
+ * Subscribes to a server event while mounted (opening the connection if needed). The latest
+ * handler is always called, so it may close over state without re-subscribing.
+ */
+export function useRealtimeEvent<E extends keyof ServerToClientEvents>(
+  event: E,
+  handler: ServerToClientEvents[E],
+  enabled = true,
+): void {
+  const latest = useRef(handler);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    if (!enabled) {
+      return;
+    }
+    let active = true;
+    let attached: RealtimeSocket | null = null;
+    const forward = ((...args: unknown[]) =>
+      (latest.current as (...a: unknown[]) => void)(...args)) as ServerToClientEvents[E];
+    void getRealtimeSocket().then((opened) => {
+      if (active) {
+        attached = opened;
+        // Socket.IO's typed `on` cannot relate a generic event name to its listener.
+        (opened.on as (name: string, listener: unknown) => void)(event, forward);
+      }
+    });
+    return () => {
+      active = false;
+      (attached?.off as ((name: string, listener: unknown) => void) | undefined)?.call(
+        attached,
+        event,
+        forward,
+      );
+    };
+  }, [event, enabled]);
+}
+
+/** The error an {@link emitWithAck} rejects with: the server's error, or a timeout/disconnect. */
+export class RealtimeError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+type AckPayload<E extends keyof ClientToServerEvents> =
+  Parameters<ClientToServerEvents[E]> extends [infer P, (result: AckResult<infer R>) => void]
+    ? [P, R]
+    : never;
+
+/**
+ * Emits a client event and resolves with its acknowledged data; rejects with a
+ * {@link RealtimeError} carrying the server's error code, or `TIMEOUT` when no answer came.
+ */
+export async function emitWithAck<E extends keyof ClientToServerEvents>(
+  event: E,
+  payload: AckPayload<E>[0],
+  timeoutMs = 10_000,
+): Promise<AckPayload<E>[1]> {
+  const opened = await getRealtimeSocket();
+  const emitter = opened.timeout(timeoutMs) as unknown as {
+    emit(name: string, data: unknown, ack: (error: Error | null, result: AckResult<unknown>) => void): void;
+  };
+  return new Promise((resolve, reject) => {
+    emitter.emit(event, payload, (error, result) => {
+      if (error !== null) {
+        reject(new RealtimeError('TIMEOUT', 'No answer from the server in time.'));
+      } else if (result.ok) {
+        resolve(result.data);
+      } else {
+        reject(new RealtimeError(result.error.code, result.error.message, result.error.details));
+      }
+    });
+  });
+}
