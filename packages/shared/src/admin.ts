@@ -270,6 +270,8 @@ export const publicClinicSettingsSchema = z.object({
   timeZone: z.string(),
   language: languageSchema,
   uploads: clinicSettingsSchema.shape.uploads,
+  /** Visit lengths doctors may choose (minutes), so a doctor's profile editor offers the clinic's list. */
+  visitLengths: clinicSettingsSchema.shape.booking.shape.visitLengths,
 });
 export type PublicClinicSettings = z.infer<typeof publicClinicSettingsSchema>;
 

@@ -230,7 +230,19 @@ export const outboxItemSchema = z.object({
   sentAt: z.string().nullable(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
-export const outboxMessageSchema = outboxItemSchema.extend({ html: z.string(), text: z.string() });
+/** A file stored with an outbox email; its bytes are at `GET /outbox/:id/attachments/:index`. */
+export const outboxAttachmentSchema = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  /** Bytes. */
+  size: z.number().int().nonnegative(),
+});
+export type OutboxAttachmentInfo = z.infer<typeof outboxAttachmentSchema>;
+export const outboxMessageSchema = outboxItemSchema.extend({
+  html: z.string(),
+  text: z.string(),
+  attachments: z.array(outboxAttachmentSchema),
+});
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 /** `?page=&pageSize=&q=` of every list endpoint; page size capped at 100. */

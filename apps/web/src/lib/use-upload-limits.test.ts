@@ -43,7 +43,14 @@ describe('upload limits from the clinic settings', () => {
 
 describe('readPublicConfig', () => {
   it('keeps the clinic block when it has the shared shape, and nothing otherwise', () => {
-    const clinic = { name: 'Clínica Sol', logoUrl: null, timeZone: 'Europe/Madrid', language: 'es', uploads };
+    const clinic = {
+      name: 'Clínica Sol',
+      logoUrl: null,
+      timeZone: 'Europe/Madrid',
+      language: 'es',
+      uploads,
+      visitLengths: [20, 30],
+    };
     expect(readPublicConfig({ version: '1', clinic }).clinic).toEqual(clinic);
     expect(readPublicConfig({ version: '1' }).clinic).toBeNull();
     expect(

@@ -9,16 +9,19 @@ import {
   type SlotTakenDetails,
   type ValidationIssue,
 } from '@telemedicina/shared';
+import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { isExclusionViolation } from '../../lib/database-errors.js';
 import { hasSeenDoctor, type DoctorScheduleInfo } from '../availability/availability.repository.js';
 import { classifySlot, findDoctorOr404, findFreeSlotsOf } from '../availability/availability.service.js';
+import { recordAuditEvent, type AuditEventInput } from '../audit/audit.service.js';
 import type { ServiceContext } from '../context.js';
 import { requireActor } from '../me/actor.js';
 import {
   announceBooked,
   announceCancelled,
   announceRescheduled,
+  type AfterCommit,
 } from '../notifications/appointment-notices.js';
 import { loadBookingRules } from '../settings/settings.service.js';
 import { isUuid } from '../users/users.service.js';
@@ -102,6 +105,41 @@ async function reload(ctx: ServiceContext, id: string): Promise<AppointmentWithP
   return appointment;
 }
 
+/** Writes the actor's audit event with `db` (the change's own transaction). */
+function auditIn(ctx: ServiceContext, db: Database, event: AuditEventInput): Promise<void> {
+  return recordAuditEvent(
+    db,
+    { now: ctx.now, actorUserId: ctx.actor?.userId ?? null, request: ctx.request },
+    event,
+  );
+}
+
+/**
+ * Runs a change and everything it records in one transaction: the
+ * appointment row, the audit event, reminders, the stored emails and
+ * notifications (all or nothing, so a failure never leaves a booking without
+ * its emails, nor an answer of 500 for a booking that was saved). SMTP
+ * delivery and Socket.IO pushes start only after the commit. An exclusion
+ * violation (a lost race) rolls everything back and answers 409 SLOT_TAKEN.
+ */
+async function inTransaction<T>(
+  ctx: ServiceContext,
+  onSlotTaken: (() => Promise<AppError>) | null,
+  change: (db: Database) => Promise<{ result: T; afterCommit: AfterCommit }>,
+): Promise<T> {
+  let outcome: { result: T; afterCommit: AfterCommit };
+  try {
+    outcome = await ctx.db.db.transaction(change);
+  } catch (error) {
+    if (onSlotTaken !== null && isExclusionViolation(error)) {
+      throw await onSlotTaken();
+    }
+    throw error;
+  }
+  outcome.afterCommit();
+  return outcome.result;
+}
+
 /** Minimal audit details: ids and times, never the reason for the visit. */
 function auditDetails(appointment: AppointmentRow): Record<string, unknown> {
   return {
@@ -147,32 +185,30 @@ export async function bookAppointment(
   const startsAt = new Date(request.startsAt);
   const endsAt = await assertBookableSlot(ctx, doctor, startsAt, null);
   const now = ctx.now();
-  let created: AppointmentRow;
-  try {
-    created = await insertAppointment(ctx.db.db, {
-      doctorUserId: doctor.userId,
-      patientUserId: patientId,
-      startsAt,
-      endsAt,
-      status: 'confirmed',
-      reason: request.reason,
-      createdByUserId: actor.userId,
-      createdAt: now,
-      updatedAt: now,
-    });
-  } catch (error) {
-    if (isExclusionViolation(error)) {
-      throw await slotTaken(ctx, doctor, startsAt);
-    }
-    throw error;
-  }
-  await ctx.audit({
-    action: 'appointment.booked',
-    targetType: 'appointment',
-    targetId: created.id,
-    details: { ...auditDetails(created), forOther: patientId !== actor.userId },
-  });
-  await announceBooked(ctx, created);
+  const created = await inTransaction(
+    ctx,
+    () => slotTaken(ctx, doctor, startsAt),
+    async (db) => {
+      const row = await insertAppointment(db, {
+        doctorUserId: doctor.userId,
+        patientUserId: patientId,
+        startsAt,
+        endsAt,
+        status: 'confirmed',
+        reason: request.reason,
+        createdByUserId: actor.userId,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await auditIn(ctx, db, {
+        action: 'appointment.booked',
+        targetType: 'appointment',
+        targetId: row.id,
+        details: { ...auditDetails(row), forOther: patientId !== actor.userId },
+      });
+      return { result: row, afterCommit: await announceBooked(ctx, db, row) };
+    },
+  );
   return reload(ctx, created.id);
 }
 
@@ -223,18 +259,20 @@ function invalidTransition(from: AppointmentStatus, to: AppointmentStatus): AppE
  * The one way a status changes: checked against the transition table
  * (shared `appointmentTransitions`), then written only if the row is still in
  * the status it was read in (a concurrent change answers 409 as well).
+ * `db` is the caller's transaction when the change records more.
  */
 export async function transitionAppointment(
   ctx: ServiceContext,
   appointment: AppointmentRow,
   to: AppointmentStatus,
   extra: { cancellationReason?: string | null } = {},
+  db: Database = ctx.db.db,
 ): Promise<AppointmentRow> {
   if (!canTransitionAppointment(appointment.status, to)) {
     throw invalidTransition(appointment.status, to);
   }
   const now = ctx.now();
-  const updated = await updateAppointmentIfStatus(ctx.db.db, appointment.id, [appointment.status], {
+  const updated = await updateAppointmentIfStatus(db, appointment.id, [appointment.status], {
     status: to,
     updatedAt: now,
     ...(to === 'cancelled' ? { cancelledAt: now, cancellationReason: extra.cancellationReason ?? null } : {}),
@@ -269,16 +307,22 @@ export async function cancelAppointment(
   if (capacity === 'patient') {
     await assertOutsideCancellationWindow(ctx, appointment);
   }
-  const updated = await transitionAppointment(ctx, appointment, 'cancelled', {
-    cancellationReason: request.reason ?? null,
+  const updated = await inTransaction(ctx, null, async (db) => {
+    const row = await transitionAppointment(
+      ctx,
+      appointment,
+      'cancelled',
+      { cancellationReason: request.reason ?? null },
+      db,
+    );
+    await auditIn(ctx, db, {
+      action: 'appointment.cancelled',
+      targetType: 'appointment',
+      targetId: row.id,
+      details: { ...auditDetails(row), by: capacity },
+    });
+    return { result: row, afterCommit: await announceCancelled(ctx, db, row, capacity) };
   });
-  await ctx.audit({
-    action: 'appointment.cancelled',
-    targetType: 'appointment',
-    targetId: updated.id,
-    details: { ...auditDetails(updated), by: capacity },
-  });
-  await announceCancelled(ctx, updated, capacity);
   return reload(ctx, updated.id);
 }
 
@@ -311,29 +355,27 @@ export async function rescheduleAppointment(
   const doctor = await findDoctorOr404(ctx, appointment.doctorUserId);
   const startsAt = new Date(request.startsAt);
   const endsAt = await assertBookableSlot(ctx, doctor, startsAt, appointment.id);
-  let updated: AppointmentRow | null;
-  try {
-    updated = await updateAppointmentIfStatus(ctx.db.db, appointment.id, reschedulableStatuses, {
-      startsAt,
-      endsAt,
-      updatedAt: ctx.now(),
-    });
-  } catch (error) {
-    if (isExclusionViolation(error)) {
-      throw await slotTaken(ctx, doctor, startsAt);
-    }
-    throw error;
-  }
-  if (updated === null) {
-    throw invalidTransition(appointment.status, appointment.status);
-  }
-  await ctx.audit({
-    action: 'appointment.rescheduled',
-    targetType: 'appointment',
-    targetId: updated.id,
-    details: { ...auditDetails(updated), previousStartsAt: appointment.startsAt.toISOString(), by: capacity },
-  });
-  await announceRescheduled(ctx, updated, appointment.startsAt);
+  const updated = await inTransaction(
+    ctx,
+    () => slotTaken(ctx, doctor, startsAt),
+    async (db) => {
+      const row = await updateAppointmentIfStatus(db, appointment.id, reschedulableStatuses, {
+        startsAt,
+        endsAt,
+        updatedAt: ctx.now(),
+      });
+      if (row === null) {
+        throw invalidTransition(appointment.status, appointment.status);
+      }
+      await auditIn(ctx, db, {
+        action: 'appointment.rescheduled',
+        targetType: 'appointment',
+        targetId: row.id,
+        details: { ...auditDetails(row), previousStartsAt: appointment.startsAt.toISOString(), by: capacity },
+      });
+      return { result: row, afterCommit: await announceRescheduled(ctx, db, row, appointment.startsAt) };
+    },
+  );
   return reload(ctx, updated.id);
 }
 

@@ -33,6 +33,7 @@ describe('GET /api/v1/config', () => {
         timeZone: 'UTC',
         language: 'es',
         uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg', 'webp'], maxFilesPerUpload: 5 },
+        visitLengths: [15, 20, 30, 45, 60],
       },
     });
     expect(response.headers['cache-control']).toBe('no-cache');

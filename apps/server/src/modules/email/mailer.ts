@@ -2,6 +2,7 @@ import type { Language } from '@telemedicina/shared';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Database, DatabaseClient } from '../../db/client.js';
+import type { OutboxAttachment } from '../../db/schema.js';
 import { insertOutboxMessage, updateOutboxStatus } from './email.repository.js';
 
 export interface OutgoingEmail {
@@ -12,10 +13,22 @@ export interface OutgoingEmail {
   html: string;
   text: string;
   /**
-   * Files sent along by SMTP (calendar invitations). The outbox has no column
-   * for them: they go out with the delivery but are not stored.
+   * Files sent along (calendar invitations): `content` is text (UTF-8) unless
+   * `encoding` says base64. The outbox stores them with the message, base64.
    */
-  attachments?: { filename: string; contentType: string; content: string }[];
+  attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' }[];
+}
+
+/** The attachments as the outbox stores them (content always base64). */
+export function toOutboxAttachments(attachments: OutgoingEmail['attachments']): OutboxAttachment[] {
+  return (attachments ?? []).map((attachment) => ({
+    filename: attachment.filename,
+    contentType: attachment.contentType,
+    content:
+      attachment.encoding === 'base64'
+        ? attachment.content
+        : Buffer.from(attachment.content, 'utf8').toString('base64'),
+  }));
 }
 
 /**
@@ -86,11 +99,8 @@ export function createMailer(options: MailerOptions): Mailer {
     }
   };
 
-  const store = async (
-    db: Database,
-    message: OutgoingEmail,
-  ): Promise<{ id: string; deliver: () => void }> => {
-    const row = await insertOutboxMessage(db, {
+  const insert = (db: Database, message: OutgoingEmail) =>
+    insertOutboxMessage(db, {
       toAddress: message.to,
       subject: message.subject,
       html: message.html,
@@ -98,10 +108,17 @@ export function createMailer(options: MailerOptions): Mailer {
       language: message.language,
       template: message.template,
       status: transport === null ? 'stored' : 'queued',
+      attachments: toOutboxAttachments(message.attachments),
       error: null,
       createdAt: options.now(),
       sentAt: null,
     });
+
+  const store = async (
+    db: Database,
+    message: OutgoingEmail,
+  ): Promise<{ id: string; deliver: () => void }> => {
+    const row = await insert(db, message);
     return {
       id: row.id,
       deliver: () => {
@@ -115,18 +132,7 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     store,
     send: async (message) => {
-      const row = await insertOutboxMessage(options.db.db, {
-        toAddress: message.to,
-        subject: message.subject,
-        html: message.html,
-        text: message.text,
-        language: message.language,
-        template: message.template,
-        status: transport === null ? 'stored' : 'queued',
-        error: null,
-        createdAt: options.now(),
-        sentAt: null,
-      });
+      const row = await insert(options.db.db, message);
       if (transport !== null) {
         const delivery = deliver(row.id, message).finally(() => pending.delete(delivery));
         pending.add(delivery);

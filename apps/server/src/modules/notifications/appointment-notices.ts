@@ -133,8 +133,26 @@ export async function appointmentEmail(
   };
 }
 
+/** Work to start once the transaction that stored it has committed (SMTP delivery, Socket.IO pushes). */
+export type AfterCommit = () => void;
+
+/** Runs every piece of after-commit work, in order. */
+export function runAll(work: readonly AfterCommit[]): AfterCommit {
+  return () => {
+    for (const run of work) {
+      run();
+    }
+  };
+}
+
+/**
+ * Stores the appointment email for both participants and their notifications
+ * with `db` (the caller's transaction); nothing leaves the server until the
+ * returned function runs after the commit.
+ */
 async function tellBoth(
   ctx: ServiceContext,
+  db: Database,
   appointment: AppointmentRow,
   kind: NotificationKind,
   data: Record<string, unknown>,
@@ -142,72 +160,102 @@ async function tellBoth(
     recipient: 'doctor' | 'patient',
     base: AppointmentEmailData,
   ) => Extract<EmailContent, { template: AppointmentTemplate }>,
-): Promise<{ doctor: Participant; patient: Participant }> {
-  const db = ctx.db.db;
+): Promise<{ people: { doctor: Participant; patient: Participant }; afterCommit: AfterCommit }> {
   const people = await loadParticipants(db, appointment);
+  const work: AfterCommit[] = [];
   for (const recipient of ['patient', 'doctor'] as const) {
-    await ctx.mailer.send(
-      await appointmentEmail(ctx, db, appointment, people, recipient, (base) => content(recipient, base)),
+    const email = await appointmentEmail(ctx, db, appointment, people, recipient, (base) =>
+      content(recipient, base),
     );
+    work.push((await ctx.mailer.store(db, email)).deliver);
   }
   const now = ctx.now();
-  const publish = await storeNotifications(
+  work.push(
+    await storeNotifications(
+      ctx,
+      db,
+      [people.patient.id, people.doctor.id].map((userId) => ({
+        userId,
+        kind,
+        data: { appointmentId: appointment.id, startsAt: appointment.startsAt.toISOString(), ...data },
+        createdAt: now,
+      })),
+    ),
+  );
+  return { people, afterCommit: runAll(work) };
+}
+
+/**
+ * After a booking, in its transaction (`db`): reminders, the emails with the
+ * invitation to both, notifications. Returns what to start after the commit.
+ */
+export async function announceBooked(
+  ctx: ServiceContext,
+  db: Database,
+  appointment: AppointmentRow,
+): Promise<AfterCommit> {
+  await insertReminders(db, appointment.id, appointment.startsAt, ctx.now());
+  const { afterCommit } = await tellBoth(
     ctx,
     db,
-    [people.patient.id, people.doctor.id].map((userId) => ({
-      userId,
-      kind,
-      data: { appointmentId: appointment.id, startsAt: appointment.startsAt.toISOString(), ...data },
-      createdAt: now,
-    })),
+    appointment,
+    'appointment.booked',
+    {},
+    (_recipient, base) => ({
+      template: 'appointment-booked',
+      data: base,
+    }),
   );
-  publish();
-  return people;
+  return afterCommit;
 }
 
-/** After a booking: emails with the invitation to both, notifications, reminders. */
-export async function announceBooked(ctx: ServiceContext, appointment: AppointmentRow): Promise<void> {
-  await insertReminders(ctx.db.db, appointment.id, appointment.startsAt, ctx.now());
-  await tellBoth(ctx, appointment, 'appointment.booked', {}, (_recipient, base) => ({
-    template: 'appointment-booked',
-    data: base,
-  }));
-}
-
-/** After a reschedule: the updated invitation, notifications, reminders moved. */
+/** After a reschedule, in its transaction: reminders moved, the updated invitation, notifications. */
 export async function announceRescheduled(
   ctx: ServiceContext,
+  db: Database,
   appointment: AppointmentRow,
   previousStartsAt: Date,
-): Promise<void> {
-  await moveReminders(ctx.db.db, appointment.id, previousStartsAt, appointment.startsAt, ctx.now());
-  await tellBoth(
+): Promise<AfterCommit> {
+  await moveReminders(db, appointment.id, previousStartsAt, appointment.startsAt, ctx.now());
+  const { afterCommit } = await tellBoth(
     ctx,
+    db,
     appointment,
     'appointment.rescheduled',
     { previousStartsAt: previousStartsAt.toISOString() },
     (_recipient, base) => ({ template: 'appointment-rescheduled', data: { ...base, previousStartsAt } }),
   );
+  return afterCommit;
 }
 
 /**
- * After a cancellation: the cancelled invitation to both with who cancelled;
- * the reason goes only to the patient and only when the clinic (doctor or
- * staff) gave it. Reminders are dropped.
+ * After a cancellation, in its transaction: the cancelled invitation to both
+ * with who cancelled; the reason goes only to the patient and only when the
+ * clinic (doctor or staff) gave it. Reminders are dropped and the freed slot
+ * is offered to the waiting list.
  */
 export async function announceCancelled(
   ctx: ServiceContext,
+  db: Database,
   appointment: AppointmentRow,
   by: AppointmentCapacity,
-): Promise<void> {
-  await deleteReminders(ctx.db.db, appointment.id);
-  const { doctor } = await tellBoth(ctx, appointment, 'appointment.cancelled', { by }, (recipient, base) => ({
-    template: 'appointment-cancelled',
-    data: {
-      ...base,
-      cancelledBy: by,
-      reason: recipient === 'patient' && by !== 'patient' ? appointment.cancellationReason : null,
-    },
-  }));
-  await offerFreedSlot(ctx, appointment, doctor.name);
+): Promise<AfterCommit> {
+  await deleteReminders(db, appointment.id);
+  const { people, afterCommit } = await tellBoth(
+    ctx,
+    db,
+    appointment,
+    'appointment.cancelled',
+    { by },
+    (recipient, base) => ({
+      template: 'appointment-cancelled',
+      data: {
+        ...base,
+        cancelledBy: by,
+        reason: recipient === 'patient' && by !== 'patient' ? appointment.cancellationReason : null,
+      },
+    }),
+  );
+  const offered = await offerFreedSlot(ctx, db, appointment, people.doctor.name);
+  return runAll([afterCommit, offered]);
 }

@@ -74,9 +74,9 @@ describe('appointment emails and calendar files', () => {
   it('sends the booking in each recipient’s language, with the invitation attached', async () => {
     const { patient, doctor, doctorId } = await setUp();
     const sent: OutgoingEmail[] = [];
-    const spy = vi.spyOn(context.app.services.mailer, 'send').mockImplementation((message) => {
+    const spy = vi.spyOn(context.app.services.mailer, 'store').mockImplementation((_db, message) => {
       sent.push(message);
-      return Promise.resolve('spied');
+      return Promise.resolve({ id: 'spied', deliver: () => undefined });
     });
     try {
       await book(patient.token, doctorId, '2026-03-27T08:00:00Z');

@@ -16,5 +16,15 @@ export function presentOutboxItem(row: OutboxRow): OutboxItem {
 }
 
 export function presentOutboxMessage(row: OutboxRow): OutboxMessage {
-  return { ...presentOutboxItem(row), html: row.html, text: row.text };
+  return {
+    ...presentOutboxItem(row),
+    html: row.html,
+    text: row.text,
+    // The bytes are served on their own; here only what a download link needs.
+    attachments: row.attachments.map((attachment) => ({
+      filename: attachment.filename,
+      contentType: attachment.contentType,
+      size: Buffer.byteLength(attachment.content, 'base64'),
+    })),
+  };
 }

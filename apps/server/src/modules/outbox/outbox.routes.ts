@@ -5,7 +5,13 @@ import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import { presentOutboxItem, presentOutboxMessage } from './outbox.presenter.js';
-import { getOutboxMessage, listOutboxMessages } from './outbox.service.js';
+import {
+  contentDisposition,
+  getOutboxAttachment,
+  getOutboxMessage,
+  listOutboxMessages,
+  safeContentType,
+} from './outbox.service.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 
@@ -50,6 +56,36 @@ export const outboxRoutes: FastifyPluginCallbackZod<{ services: AppServices }> =
     },
     async (request) =>
       presentOutboxMessage(await getOutboxMessage(contextFor(services, request), request.params.id)),
+  );
+
+  app.get(
+    '/outbox/:id/attachments/:index',
+    {
+      config: { access: { anyOf: ['outbox.read'] } },
+      schema: {
+        tags: ['outbox'],
+        summary: 'The bytes of one attachment of a stored email (0-based position), as a download',
+        params: z.object({
+          id: z.string().max(64),
+          index: z
+            .string()
+            .regex(/^(0|[1-9]\d{0,3})$/, { message: 'validation.integer' })
+            .transform(Number),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const attachment = await getOutboxAttachment(
+        contextFor(services, request),
+        request.params.id,
+        request.params.index,
+      );
+      return reply
+        .header('content-type', safeContentType(attachment.contentType))
+        .header('content-disposition', contentDisposition(attachment.filename))
+        .header('cache-control', 'private, no-store')
+        .send(Buffer.from(attachment.content, 'base64'));
+    },
   );
   done();
 };

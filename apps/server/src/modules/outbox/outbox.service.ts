@@ -1,4 +1,5 @@
 import type { OutboxListQuery } from '@telemedicina/shared';
+import type { OutboxAttachment } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { findOutboxMessage, type OutboxRow } from '../email/email.repository.js';
@@ -19,4 +20,48 @@ export async function getOutboxMessage(ctx: ServiceContext, id: string): Promise
     throw new AppError(404, 'NOT_FOUND', 'No such message.');
   }
   return row;
+}
+
+/** One attachment of a stored email by its position; 404 when the message or the position is not there. */
+export async function getOutboxAttachment(
+  ctx: ServiceContext,
+  id: string,
+  index: number,
+): Promise<OutboxAttachment> {
+  const row = await getOutboxMessage(ctx, id);
+  const attachment = row.attachments[index];
+  if (attachment === undefined) {
+    throw new AppError(404, 'NOT_FOUND', 'No such attachment.');
+  }
+  return attachment;
+}
+
+/**
+ * A filename safe inside `content-disposition: attachment; filename="…"`:
+ * printable ASCII without quotes, backslashes, semicolons or path parts, at
+ * most 100 characters; a non-ASCII original also goes in `filename*` (RFC 6266).
+ */
+export function contentDisposition(filename: string): string {
+  const base = (filename.split(/[\\/]/).pop() ?? '').slice(0, 200);
+  const ascii = base
+    .normalize('NFKD')
+    .replace(/[^ -~]/g, '')
+    .replace(/["\\;]/g, '')
+    .replace(/^[.\s]+/, '')
+    .trim()
+    .slice(0, 100);
+  const safe = ascii === '' ? 'attachment' : ascii;
+  if (base === safe || base.trim() === '') {
+    return `attachment; filename="${safe}"`;
+  }
+  const encoded = encodeURIComponent(base).replace(
+    /['()*!]/g,
+    (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${safe}"; filename*=UTF-8''${encoded}`;
+}
+
+/** The stored content type when it is a plain `type/subtype[; params]`, else a neutral one. */
+export function safeContentType(contentType: string): string {
+  return /^[\w.+-]+\/[\w.+-]+(\s*;[ -~]*)?$/.test(contentType) ? contentType : 'application/octet-stream';
 }

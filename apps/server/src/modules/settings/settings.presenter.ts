@@ -20,5 +20,6 @@ export function presentPublicClinicSettings(settings: ClinicSettings): PublicCli
     timeZone: settings.clinic.timeZone,
     language: settings.clinic.language,
     uploads: { ...settings.uploads, allowedKinds: [...settings.uploads.allowedKinds] },
+    visitLengths: [...settings.booking.visitLengths],
   };
 }

@@ -291,6 +291,7 @@ describe('GET /config clinic settings', () => {
       timeZone: 'UTC',
       language: 'es',
       uploads: defaults.uploads,
+      visitLengths: defaults.booking.visitLengths,
     });
     await patch({ uploads: { maxFileSizeMb: 4, allowedKinds: ['pdf', 'pdf', 'txt'], maxFilesPerUpload: 2 } });
     expect((await publicClinic()).uploads).toEqual({

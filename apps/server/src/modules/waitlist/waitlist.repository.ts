@@ -23,6 +23,20 @@ export async function upsertWaitlistEntry(
   return row;
 }
 
+export async function findWaitlistEntry(
+  db: Database,
+  doctorUserId: string,
+  patientUserId: string,
+): Promise<WaitlistRow | null> {
+  const [row] = await db
+    .select()
+    .from(waitlistEntries)
+    .where(
+      and(eq(waitlistEntries.doctorUserId, doctorUserId), eq(waitlistEntries.patientUserId, patientUserId)),
+    );
+  return row ?? null;
+}
+
 export async function deleteWaitlistEntry(
   db: Database,
   doctorUserId: string,

@@ -4,7 +4,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
-import { joinWaitlist, leaveWaitlist } from './waitlist.service.js';
+import { getMyWaitlistEntry, joinWaitlist, leaveWaitlist } from './waitlist.service.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 const doctorParams = z.object({ id: z.string().max(64) });
@@ -17,6 +17,20 @@ export const waitlistRoutes: FastifyPluginCallbackZod<{ services: AppServices }>
   { services },
   done,
 ) => {
+  app.get(
+    '/doctors/:id/waitlist',
+    {
+      config: { access: patients },
+      schema: {
+        tags: ['appointments'],
+        summary: 'Own place on the doctor’s waiting list (404 when not on it)',
+        params: doctorParams,
+        response: { 200: waitlistEntrySchema, ...errors },
+      },
+    },
+    async (request) => getMyWaitlistEntry(contextFor(services, request), request.params.id),
+  );
+
   app.post(
     '/doctors/:id/waitlist',
     {

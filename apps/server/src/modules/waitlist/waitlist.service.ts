@@ -1,13 +1,17 @@
 import type { JoinWaitlistRequest, Language, WaitlistEntry } from '@telemedicina/shared';
+import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AppointmentRow } from '../appointments/appointments.repository.js';
 import { findDoctorOr404 } from '../availability/availability.service.js';
 import type { ServiceContext } from '../context.js';
-import { appLink, sendEmail } from '../email/email.service.js';
+import { appLink } from '../email/email.service.js';
+import { renderEmail } from '../email/templates.js';
 import { requireActor } from '../me/actor.js';
-import { notify } from '../notifications/notifications.service.js';
+import { storeNotifications } from '../notifications/notifications.service.js';
+import { loadIdentitySettings } from '../settings/settings.service.js';
 import {
   deleteWaitlistEntry,
+  findWaitlistEntry,
   findWaitingFor,
   markWaitlistNotified,
   upsertWaitlistEntry,
@@ -46,6 +50,17 @@ export async function joinWaitlist(
   return present(row);
 }
 
+/** The patient's own entry on the doctor's list; 404 when not on it (or no such doctor). */
+export async function getMyWaitlistEntry(ctx: ServiceContext, doctorId: string): Promise<WaitlistEntry> {
+  const actor = requireActor(ctx);
+  const doctor = await findDoctorOr404(ctx, doctorId);
+  const row = await findWaitlistEntry(ctx.db.db, doctor.userId, actor.userId);
+  if (row === null) {
+    throw new AppError(404, 'NOT_FOUND', 'You are not on this waiting list.');
+  }
+  return present(row);
+}
+
 /** Leaves the list; 404 when the patient was not on it. */
 export async function leaveWaitlist(ctx: ServiceContext, doctorId: string): Promise<void> {
   const actor = requireActor(ctx);
@@ -56,27 +71,36 @@ export async function leaveWaitlist(ctx: ServiceContext, doctorId: string): Prom
 }
 
 /**
- * After a cancellation frees a future slot: tells the first waiting patients
- * (notification and email) and stamps them notified.
+ * After a cancellation frees a future slot, in the cancellation's
+ * transaction (`db`): stores for the first waiting patients an email and a
+ * notification and stamps them notified. Returns what to start after the
+ * commit (delivery, pushes).
  */
 export async function offerFreedSlot(
   ctx: ServiceContext,
+  db: Database,
   appointment: AppointmentRow,
   doctorName: string,
-): Promise<number> {
+): Promise<() => void> {
   const now = ctx.now();
   if (appointment.startsAt <= now) {
-    return 0;
+    return () => undefined;
   }
   const waiting = await findWaitingFor(
-    ctx.db.db,
+    db,
     appointment.doctorUserId,
     appointment.startsAt,
     appointment.patientUserId,
     waitlistNotifyCount,
   );
+  if (waiting.length === 0) {
+    return () => undefined;
+  }
+  const { clinicName } = await loadIdentitySettings(db, ctx.config);
+  const work: (() => void)[] = [];
   for (const patient of waiting) {
-    await sendEmail(ctx, patient.email, patient.language as Language, {
+    const language = patient.language as Language;
+    const content = {
       template: 'waitlist-slot-freed',
       data: {
         name: patient.name,
@@ -85,16 +109,29 @@ export async function offerFreedSlot(
         timeZone: patient.timeZone,
         link: appLink(ctx, `/admin/doctors/${appointment.doctorUserId}`),
       },
+    } as const;
+    const stored = await ctx.mailer.store(db, {
+      to: patient.email,
+      language,
+      template: content.template,
+      ...renderEmail(content, language, clinicName),
     });
-    await notify(ctx, [
-      {
-        userId: patient.patientUserId,
-        kind: 'waitlist.slotFreed',
-        data: { doctorId: appointment.doctorUserId, startsAt: appointment.startsAt.toISOString() },
-        createdAt: now,
-      },
-    ]);
-    await markWaitlistNotified(ctx.db.db, patient.id, now);
+    work.push(stored.deliver);
+    work.push(
+      await storeNotifications(ctx, db, [
+        {
+          userId: patient.patientUserId,
+          kind: 'waitlist.slotFreed',
+          data: { doctorId: appointment.doctorUserId, startsAt: appointment.startsAt.toISOString() },
+          createdAt: now,
+        },
+      ]),
+    );
+    await markWaitlistNotified(db, patient.id, now);
   }
-  return waiting.length;
+  return () => {
+    for (const run of work) {
+      run();
+    }
+  };
 }

@@ -39,6 +39,47 @@ async function slotEmails(to: string) {
 }
 
 describe('doctor waiting lists', () => {
+  it('tells a patient their own entry, and nobody else’s (404 when not on the list)', async () => {
+    const doctor = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
+    const patient = await newPatient();
+    const other = await newPatient();
+    const mine = () =>
+      send(context.app, 'GET', `/api/v1/doctors/${doctor.id}/waitlist`, { session: patient.token });
+
+    const before = await mine();
+    expect(before.statusCode).toBe(404);
+    expect(errorResponseSchema.parse(before.json()).error.code).toBe('NOT_FOUND');
+
+    expect((await join(patient.token, doctor.id, { before: '2026-04-10T08:00:00Z' })).statusCode).toBe(200);
+    const found = await mine();
+    expect(found.statusCode, found.body).toBe(200);
+    expect(waitlistEntrySchema.parse(found.json())).toMatchObject({
+      doctorId: doctor.id,
+      before: '2026-04-10T08:00:00.000Z',
+      notifiedAt: null,
+    });
+    // Another patient does not see it: their own place is what GET answers.
+    const theirs = await send(context.app, 'GET', `/api/v1/doctors/${doctor.id}/waitlist`, {
+      session: other.token,
+    });
+    expect(theirs.statusCode).toBe(404);
+
+    for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const response = await send(context.app, 'GET', `/api/v1/doctors/${id}/waitlist`, {
+        session: patient.token,
+      });
+      expect(response.statusCode, id).toBe(404);
+    }
+    const doctorClient = await signIn(context.app, doctor);
+    const forbidden = await send(context.app, 'GET', `/api/v1/doctors/${doctor.id}/waitlist`, {
+      session: doctorClient.token,
+    });
+    expect(forbidden.statusCode).toBe(403);
+
+    await send(context.app, 'DELETE', `/api/v1/doctors/${doctor.id}/waitlist`, { session: patient.token });
+    expect((await mine()).statusCode).toBe(404);
+  });
+
   it('lets a patient join, update and leave their own entry', async () => {
     const doctor = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
     const patient = await newPatient();

@@ -11,6 +11,7 @@ import { Alert, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButt
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { hasAnyPermission } from '@telemedicina/shared';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
 import { BrandMark } from '../../../components/brand/BrandMark';
@@ -30,9 +31,10 @@ import { UserMenu } from './UserMenu';
  * global search box (the shared "search text"; hits grouped in a dropdown), the language switcher
  * and the user menu; a side navigation whose items appear by permission; the routed section; and
  * the idle-logout watcher. A user who must still set up a second factor sees a banner and only the
- * profile's security screen (the route guard keeps them there).
+ * profile's security screen (the route guard keeps them there). `headerActions` (the app layer's
+ * notification bell) sit before the user menu once the session is fully set up.
  */
-export function AdminLayout() {
+export function AdminLayout({ headerActions }: { headerActions?: ReactNode } = {}) {
   const { t } = useTranslation();
   const [isNavOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
   const permissions = usePermissions();
@@ -89,6 +91,7 @@ export function AdminLayout() {
             <GlobalSearch />
           </div>
           {isWide ? <LanguageSwitcher /> : null}
+          {me && !isEnrollmentRequired ? headerActions : null}
           {me ? <UserMenu user={me.user} isProfileOnly={isEnrollmentRequired} /> : null}
         </Group>
       </AppShell.Header>

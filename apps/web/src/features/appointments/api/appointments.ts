@@ -17,9 +17,13 @@ export type AppointmentsRequest = Pick<AppointmentListQuery, 'page' | 'pageSize'
   status: AppointmentListQuery['status'];
   from: string | undefined;
   to: string | undefined;
+  /** Staff (`appointments.read.any`): one doctor's appointments. */
+  doctorId?: string | undefined;
+  /** The section search: doctor or patient name. */
+  q?: string | undefined;
 };
 
-/** `GET /appointments?page&pageSize&status&from&to&sort&order` → one page (the server limits it to the viewer's). */
+/** `GET /appointments?page&pageSize&status&from&to&doctorId&q&sort&order` → one page (the server limits it to the viewer's). */
 export async function getAppointments(
   request: AppointmentsRequest,
   signal?: AbortSignal,

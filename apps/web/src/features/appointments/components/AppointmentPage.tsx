@@ -2,7 +2,14 @@ import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconCalendarPlus, IconCalendarTime, IconX } from '@tabler/icons-react';
+import {
+  IconArrowLeft,
+  IconCalendarPlus,
+  IconCalendarTime,
+  IconDeviceLaptop,
+  IconVideo,
+  IconX,
+} from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -10,6 +17,7 @@ import { SectionForbidden } from '../../../components/section-page/SectionForbid
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatLongDateTime, useViewerTimeZone, zonesDiffer } from '../../../components/slot-picker';
+import { WaitlistControl } from '../../../components/waitlist';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/ui-state';
@@ -123,6 +131,27 @@ function AppointmentView() {
         </dl>
       </Paper>
       <div className={classes.actions}>
+        {isVisitOpen(item.status) ? (
+          <>
+            <Button
+              component={Link}
+              to={`/admin/visits/${item.id}`}
+              leftSection={<IconVideo size={18} />}
+              data-testid="appointment-join-visit"
+            >
+              {t('visit.join')}
+            </Button>
+            <Button
+              component={Link}
+              to={`/admin/visits/${item.id}/check`}
+              variant="default"
+              leftSection={<IconDeviceLaptop size={18} />}
+              data-testid="appointment-check-devices"
+            >
+              {t('visit.checkDevices')}
+            </Button>
+          </>
+        ) : null}
         {item.status !== 'cancelled' ? (
           <Button
             component="a"
@@ -157,6 +186,14 @@ function AppointmentView() {
           </Button>
         ) : null}
       </div>
+      {capacity === 'patient' && actions.canReschedule ? (
+        <WaitlistControl
+          doctorId={item.doctor.id}
+          viewerTimeZone={viewerZone}
+          appointmentStartsAt={item.startsAt}
+          variant="inline"
+        />
+      ) : null}
       {actions.canCancel ? (
         <CancelAppointmentModal
           opened={dialog === 'cancel'}
@@ -174,5 +211,12 @@ function AppointmentView() {
         />
       ) : null}
     </Stack>
+  );
+}
+
+/** A video visit can still be joined (or its devices checked) until the appointment is final. */
+function isVisitOpen(status: string): boolean {
+  return (
+    status === 'requested' || status === 'confirmed' || status === 'checked_in' || status === 'in_progress'
   );
 }

@@ -95,4 +95,65 @@ describe('appointments list against a real HTTP server', { timeout: 60_000 }, ()
     const rows = await screen.findAllByTestId('list-row', {}, slow);
     expect(within(rows[0]!).getByTestId('appointment-row-person').textContent).toBe('Luis García');
   });
+  it('lets staff filter by doctor, dates (in their zone) and search by name, all in the address', async () => {
+    const user = userEvent.setup();
+    const doctorId = '0b7d8a52-57a8-4f2e-9a34-0d7a3f3c1c11';
+    me = sampleMe({
+      permissions: ['appointments.read.any'],
+      user: { id: 'staff-1', timeZone: 'Europe/Madrid' },
+    });
+    api.routes['GET /api/v1/doctors'] = (_request, response) =>
+      sendJson(response, 200, {
+        data: [
+          {
+            id: doctorId,
+            name: 'Dra. Carmen Ruiz',
+            photoUrl: null,
+            specialties: [],
+            languages: ['es'],
+            visitMinutes: 30,
+            acceptsNewPatients: true,
+            timeZone: 'Europe/Madrid',
+            nextSlots: [],
+          },
+        ],
+        page: 1,
+        pageSize: 100,
+        total: 1,
+      });
+    const { router } = renderApp(
+      `/admin/appointments?doctorId=${doctorId}&from=2030-03-01&to=2030-03-07&period=all`,
+    );
+    await screen.findAllByTestId('list-row', {}, slow);
+    const query = () =>
+      new URL(api.requestsTo('GET /api/v1/appointments').at(-1)!.url, 'http://x').searchParams;
+    // Whole days in the viewer's zone: Madrid's midnight of the 1st to the midnight after the 7th.
+    expect([query().get('doctorId'), query().get('from'), query().get('to'), query().get('order')]).toEqual([
+      doctorId,
+      '2030-02-28T23:00:00.000Z',
+      '2030-03-07T23:00:00.000Z',
+      'asc',
+    ]);
+    // Staff see both people of each appointment.
+    expect(screen.getAllByTestId('appointment-row-person')[0]!.textContent).toBe(
+      'Dra. Carmen Ruiz con Luis García',
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId<HTMLInputElement>('appointments-filter-doctor').value).toBe(
+        'Dra. Carmen Ruiz',
+      ),
+    );
+
+    await user.type(screen.getByTestId('section-search'), 'Luis');
+    await waitFor(() => expect(query().get('q')).toBe('Luis'), slow);
+    expect(new URL(currentPath(router), 'http://x').searchParams.get('q')).toBe('Luis');
+  });
+
+  it('ignores a doctor filter in the address for a patient and offers no doctor picker', async () => {
+    renderApp('/admin/appointments?doctorId=0b7d8a52-57a8-4f2e-9a34-0d7a3f3c1c11');
+    await screen.findAllByTestId('list-row', {}, slow);
+    expect(screen.queryByTestId('appointments-filter-doctor')).toBeNull();
+    const query = new URL(api.requestsTo('GET /api/v1/appointments').at(-1)!.url, 'http://x').searchParams;
+    expect(query.get('doctorId')).toBeNull();
+  });
 });

@@ -2,14 +2,15 @@ import '@mantine/core/styles/Anchor.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
-import { Alert, Anchor, Badge, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Anchor, Badge, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconCalendarCog } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { SlotPicker, useViewerTimeZone } from '../../../components/slot-picker';
+import { WaitlistControl } from '../../../components/waitlist';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useDoctor } from '../api/doctors';
@@ -48,6 +49,9 @@ function DoctorProfileView() {
   const [searchParams, setSearchParams] = useSearchParams();
   const viewerZone = useViewerTimeZone();
   const canBook = useHasAnyPermission(['appointments.book.self', 'appointments.book.any']);
+  const canEditSchedule = useHasAnyPermission(['availability.manage.any', 'doctors.manage']);
+  // The waiting list is the patient's own (the server allows it to appointments.book.self only).
+  const canWait = useHasAnyPermission(['appointments.book.self']);
   const doctor = useDoctor(id);
   const slot = searchParams.get('slot');
   const chosen = canBook && slot && !Number.isNaN(Date.parse(slot)) ? slot : null;
@@ -102,9 +106,22 @@ function DoctorProfileView() {
       <div className={classes.profile}>
         <DoctorAvatar name={profile.name} photoUrl={profile.photoUrl} size={96} />
         <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
-          <Title order={1} className={pageClasses.title} data-testid="doctor-name">
-            {profile.name}
-          </Title>
+          <Group justify="space-between" gap="sm" wrap="wrap">
+            <Title order={1} className={pageClasses.title} data-testid="doctor-name">
+              {profile.name}
+            </Title>
+            {canEditSchedule ? (
+              <Button
+                component={Link}
+                to={`/admin/doctors/${encodeURIComponent(profile.id)}/schedule`}
+                variant="light"
+                leftSection={<IconCalendarCog size={16} />}
+                data-testid="doctor-edit-schedule"
+              >
+                {t('schedule.edit')}
+              </Button>
+            ) : null}
+          </Group>
           <Group gap={6}>
             {profile.specialties.map((specialty) => (
               <Badge key={specialty.id} variant="light" tt="none" data-testid="doctor-specialty">
@@ -152,6 +169,7 @@ function DoctorProfileView() {
           />
         </Stack>
       </Paper>
+      {canWait ? <WaitlistControl doctorId={profile.id} viewerTimeZone={viewerZone} /> : null}
       {canBook ? (
         <BookingModal
           doctor={profile}

@@ -1,17 +1,19 @@
-import { Alert, Anchor, Badge, Skeleton, Stack, Tabs } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
+import { IconPaperclip } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/modal/AppModal';
 import { useApiErrorText } from '../../../lib/error-text';
-import { formatDateTime } from '../../../lib/format';
+import { formatBytes, formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';
+import { outboxAttachmentUrl } from '../api/get-outbox-attachment';
 import { useOutboxMessage } from '../api/get-outbox-message';
 import { splitLinks, toEmailDocument } from '../email-document';
 import classes from './Outbox.module.css';
 import { outboxStatusColors } from '../status-colors';
 
-/** One stored email: who, what, when, its HTML (sandboxed) and its text version with live links. */
+/** One stored email: who, what, when, its attachments (download links), its HTML (sandboxed) and its text version with live links. */
 export function OutboxMessageDialog({
   id,
   timeZone,
@@ -76,6 +78,37 @@ export function OutboxMessageDialog({
               </>
             ) : null}
           </dl>
+          {message.data.attachments.length > 0 ? (
+            <section aria-labelledby="outbox-attachments-title" data-testid="outbox-attachments">
+              <Text id="outbox-attachments-title" fw={600} size="sm" mb={6}>
+                {t('outbox.attachments.title')}
+              </Text>
+              <ul className={classes.attachments}>
+                {message.data.attachments.map((attachment, index) => (
+                  <li key={`${index}-${attachment.filename}`}>
+                    <Group gap={8} wrap="nowrap" align="center">
+                      <IconPaperclip size={18} stroke={1.7} aria-hidden className={classes.attachmentIcon} />
+                      <Anchor
+                        href={outboxAttachmentUrl(message.data.id, index)}
+                        download={attachment.filename}
+                        className={classes.attachmentName}
+                        aria-label={t('outbox.attachments.download', { filename: attachment.filename })}
+                        data-testid="outbox-attachment"
+                      >
+                        {attachment.filename}
+                      </Anchor>
+                      <Text size="xs" c="dimmed" className={classes.attachmentMeta}>
+                        {t('outbox.attachments.meta', {
+                          type: attachment.contentType.split(';')[0]?.trim() ?? attachment.contentType,
+                          size: formatBytes(attachment.size, language),
+                        })}
+                      </Text>
+                    </Group>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           <Tabs value={tab} onChange={setTab} keepMounted={false}>
             <Tabs.List>
               <Tabs.Tab value="html" data-testid="outbox-message-tab-html">

@@ -44,6 +44,17 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
         ...item(1),
         html: '<p>Hola Ana</p><p><a href="https://clinica.example/verify-email?token=tok123">Confirmar</a></p><script>parent.alert(1)</script>',
         text: 'Hola Ana\n\nConfirme su correo: https://clinica.example/verify-email?token=tok123\n',
+        attachments: [],
+      });
+    api.routes['GET /api/v1/outbox/m2'] = (_request, response) =>
+      sendJson(response, 200, {
+        ...item(2),
+        template: 'appointment-booked',
+        html: '<p>Cita confirmada</p>',
+        text: 'Cita confirmada',
+        attachments: [
+          { filename: 'cita.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', size: 1536 },
+        ],
       });
   });
 
@@ -91,6 +102,27 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     expect(link.getAttribute('href')).toBe('https://clinica.example/verify-email?token=tok123');
     expect(link.getAttribute('target')).toBeNull();
     expect(within(dialog).getByTestId('outbox-message-text').textContent).toContain('Hola Ana');
+  });
+
+  it('offers each attachment as a download link with its type and size; none when there are none', async () => {
+    const user = userEvent.setup();
+    renderApp('/admin/outbox?message=m2');
+    const dialog = await screen.findByTestId('outbox-message', {}, slow);
+    const link = await within(dialog).findByTestId('outbox-attachment', {}, slow);
+    expect(link.getAttribute('href')).toBe('/api/v1/outbox/m2/attachments/0');
+    expect(link.getAttribute('download')).toBe('cita.ics');
+    expect(link.textContent).toBe('cita.ics');
+    expect(link.getAttribute('aria-label')).toBe('Descargar cita.ics');
+    const list = within(dialog).getByTestId('outbox-attachments');
+    expect(list.textContent).toContain('Archivos adjuntos');
+    expect(list.textContent).toMatch(/text\/calendar · 1,5\s*kB/);
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('outbox-message')).toBeNull());
+    await user.click((await screen.findAllByTestId('outbox-row-open', {}, slow))[0]!);
+    const plain = await screen.findByTestId('outbox-message');
+    await within(plain).findByTestId('outbox-message-subject');
+    expect(within(plain).queryByTestId('outbox-attachments')).toBeNull();
   });
 
   it('narrows the list to one delivery status, kept in the address', async () => {

@@ -1,0 +1,1 @@
+export { WaitlistControl, type WaitlistControlProps } from './WaitlistControl';

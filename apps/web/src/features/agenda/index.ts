@@ -1,0 +1,1 @@
+export { AgendaPage } from './components/AgendaPage';

@@ -1,0 +1,29 @@
+import { availabilityRulesResponseSchema, type AvailabilityRulesResponse } from '@telemedicina/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { parseAnswer } from '../../../lib/parse-answer';
+
+export const availabilityRulesKey = (doctorId: string) => ['availability', doctorId, 'rules'] as const;
+
+/** `GET /doctors/:id/availability/rules`: the weekly ranges and the doctor's zone. */
+export async function getAvailabilityRules(
+  doctorId: string,
+  signal?: AbortSignal,
+): Promise<AvailabilityRulesResponse> {
+  const body = await api.get<unknown>(`/doctors/${encodeURIComponent(doctorId)}/availability/rules`, {
+    signal,
+    alertOnError: false,
+  });
+  return parseAnswer(availabilityRulesResponseSchema, body);
+}
+
+export function useAvailabilityRules(doctorId: string, isEnabled = true) {
+  return useQuery(
+    queryOptions({
+      queryKey: availabilityRulesKey(doctorId),
+      queryFn: ({ signal }) => getAvailabilityRules(doctorId, signal),
+      enabled: isEnabled,
+      retry: false,
+    }),
+  );
+}

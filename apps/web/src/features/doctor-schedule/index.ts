@@ -1,0 +1,1 @@
+export { DoctorSchedulePage, MySchedulePage } from './components/SchedulePages';

@@ -1,0 +1,103 @@
+import type { Notification, NotificationKind } from '@telemedicina/shared';
+import type { TFunction } from 'i18next';
+import { formatDateTime } from '../../lib/format';
+
+/** A notification as the bell and the toast word it: title, one sentence, and where it leads. */
+export interface NotificationView {
+  title: string;
+  body: string;
+  /** The in-app page it is about (the appointment, or the doctor for a freed slot), or null. */
+  link: string | null;
+}
+
+/** Translation key segment of each kind (`notifications.kinds.<segment>.*`). */
+const kindKeys = {
+  'appointment.booked': 'booked',
+  'appointment.rescheduled': 'rescheduled',
+  'appointment.cancelled': 'cancelled',
+  'appointment.reminder': 'reminder',
+  'waitlist.slotFreed': 'slotFreed',
+} as const satisfies Record<NotificationKind, string>;
+
+const cancellers = ['patient', 'doctor', 'staff'] as const;
+const reminders = ['24h', '1h'] as const;
+
+function text(data: Record<string, unknown>, key: string): string | null {
+  const value = data[key];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+function oneOf<T extends string>(options: readonly T[], value: string | null): T | null {
+  return options.find((option) => option === value) ?? null;
+}
+
+/** `/admin/<section>/<id>` for an id that looks like one (the data comes from the server, but stays data). */
+function pageOf(section: 'appointments' | 'doctors', id: string | null): string | null {
+  return id !== null && /^[0-9a-f-]{36}$/i.test(id) ? `/admin/${section}/${id}` : null;
+}
+
+/**
+ * Words a notification by its kind from the translation files, with its times in the viewer's zone.
+ * Unknown or missing data still gives a sensible sentence (never a raw key or "undefined").
+ */
+export function describeNotification(
+  notification: Pick<Notification, 'kind' | 'data'>,
+  t: TFunction,
+  language: string,
+  timeZone: string | null | undefined,
+): NotificationView {
+  const { data } = notification;
+  const at = (key: string): string | null => {
+    const iso = text(data, key);
+    return iso === null || Number.isNaN(Date.parse(iso)) ? null : formatDateTime(iso, language, timeZone);
+  };
+  const time = at('startsAt') ?? t('notifications.unknownTime');
+  const appointmentLink = pageOf('appointments', text(data, 'appointmentId'));
+  switch (kindKeys[notification.kind]) {
+    case 'booked':
+      return {
+        title: t('notifications.kinds.booked.title'),
+        body: t('notifications.kinds.booked.body', { time }),
+        link: appointmentLink,
+      };
+    case 'rescheduled': {
+      const previous = at('previousStartsAt');
+      return {
+        title: t('notifications.kinds.rescheduled.title'),
+        body:
+          previous === null
+            ? t('notifications.kinds.rescheduled.body', { time })
+            : t('notifications.kinds.rescheduled.bodyFrom', { time, previous }),
+        link: appointmentLink,
+      };
+    }
+    case 'cancelled': {
+      const by = oneOf(cancellers, text(data, 'by'));
+      return {
+        title: t('notifications.kinds.cancelled.title'),
+        body:
+          by === null
+            ? t('notifications.kinds.cancelled.body', { time })
+            : t(`notifications.kinds.cancelled.by.${by}`, { time }),
+        link: appointmentLink,
+      };
+    }
+    case 'reminder': {
+      const reminder = oneOf(reminders, text(data, 'reminder'));
+      return {
+        title: t('notifications.kinds.reminder.title'),
+        body:
+          reminder === null
+            ? t('notifications.kinds.reminder.body', { time })
+            : t(`notifications.kinds.reminder.in.${reminder}`, { time }),
+        link: appointmentLink,
+      };
+    }
+    case 'slotFreed':
+      return {
+        title: t('notifications.kinds.slotFreed.title'),
+        body: t('notifications.kinds.slotFreed.body', { time }),
+        link: pageOf('doctors', text(data, 'doctorId')),
+      };
+  }
+}
