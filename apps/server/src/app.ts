@@ -50,6 +50,13 @@ import { createReminderWorker, type ReminderWorker } from './modules/reminders/r
 import { serverVersion } from './paths.js';
 import { userRoom, type HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
+import { registerVisitEvents } from './realtime/visit-events.js';
+import { createVisitRealtime } from './realtime/visit-rooms.js';
+import { guestSessionCookieName } from '@telemedicina/shared';
+import type { VisitDependencies } from './modules/visits/visit-context.js';
+import { resolveGuestSession } from './modules/visits/visit-guests.service.js';
+import { filterLiveGuestIds } from './modules/visits/visits.repository.js';
+import { visitsRoutes } from './modules/visits/visits.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -72,6 +79,11 @@ export interface AppDependencies {
    * and held to the same rules (every route declares its access).
    */
   extraApiRoutes?: readonly ((api: App) => void | Promise<void>)[];
+  /**
+   * Prefix of the real-time Redis channels (REDIS_URL): instances sharing rooms use the same one;
+   * tests give each run its own.
+   */
+  realtimeRedisKey?: string;
 }
 
 /** The app as tests and main see it: plain HTTP/1 server, zod type provider. */
@@ -94,6 +106,7 @@ export async function buildApp({
   db,
   now = () => new Date(),
   extraApiRoutes = [],
+  realtimeRedisKey,
 }: AppDependencies): Promise<App> {
   const startedAt = now();
   const app = Fastify({
@@ -149,6 +162,11 @@ export async function buildApp({
     logger: app.log,
   });
   app.decorate('reminders', reminders);
+  const visitDeps: VisitDependencies = {
+    ...services,
+    realtime: createVisitRealtime(() => realtimeServer?.io ?? null),
+    storage: createFileStorage(config.uploadsDir),
+  };
 
   const realtime = createRealtimeServer({
     mainServer: app.server,
@@ -161,6 +179,9 @@ export async function buildApp({
       resolve: (cookieHeader) => identifySocket(services, cookieHeader),
       filterLive: (ids) => filterLiveSessionIds(db.db, ids, now()),
     },
+    guests: { filterLive: (ids) => filterLiveGuestIds(db.db, ids, now()) },
+    redis: config.redisUrl === null ? null : { url: config.redisUrl, key: realtimeRedisKey },
+    onConnection: (socket, io) => registerVisitEvents(socket, io, visitDeps, app.log),
   });
   realtimeServer = realtime;
   app.decorate('realtime', realtime);
@@ -250,6 +271,7 @@ export async function buildApp({
         await api.register(appointmentsRoutes, { services });
         await api.register(notificationsRoutes, { services });
         await api.register(waitlistRoutes, { services });
+        await api.register(visitsRoutes, { deps: visitDeps });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);
@@ -274,17 +296,27 @@ export async function buildApp({
   return app;
 }
 
-/** The handshake's view of a session cookie: who, or why not. Sockets do not count as activity. */
+/**
+ * The handshake's view of the cookies: a live session is a user; otherwise a
+ * live visit-guest cookie is a guest of one visit; else why not. Sockets do
+ * not count as activity.
+ */
 async function identifySocket(
   services: AppServices,
   cookieHeader: string | undefined,
 ): Promise<HandshakeIdentity> {
   const token = readCookie(cookieHeader, sessionCookieName);
-  if (token === null || token === '') {
-    return { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in before connecting.' };
+  const resolution =
+    token === null || token === '' ? null : await resolveSessionToken(services, token, { touch: false });
+  if (resolution === null || resolution.kind !== 'live') {
+    const guestToken = readCookie(cookieHeader, guestSessionCookieName);
+    const guest =
+      guestToken === null || guestToken === '' ? null : await resolveGuestSession(services, guestToken);
+    if (guest !== null) {
+      return { ok: true, kind: 'guest', guestId: guest.id, appointmentId: guest.appointmentId };
+    }
   }
-  const resolution = await resolveSessionToken(services, token, { touch: false });
-  if (resolution.kind === 'unknown') {
+  if (resolution === null || resolution.kind === 'unknown') {
     return { ok: false, code: 'UNAUTHENTICATED', message: 'Sign in before connecting.' };
   }
   if (resolution.kind === 'expired') {
@@ -293,7 +325,13 @@ async function identifySocket(
   if (resolution.actor.mfaEnrollmentRequired) {
     return { ok: false, code: 'MFA_ENROLLMENT_REQUIRED', message: 'Set up the second factor first.' };
   }
-  return { ok: true, userId: resolution.actor.userId, sessionId: resolution.actor.sessionId };
+  return {
+    ok: true,
+    kind: 'user',
+    userId: resolution.actor.userId,
+    sessionId: resolution.actor.sessionId,
+    permissions: [...resolution.actor.permissions],
+  };
 }
 
 /** Fastify takes a hop count at run time but its types only know a function for it. */

@@ -83,6 +83,24 @@ describe('authorization matrix', () => {
       'DELETE /api/v1/roles/:id',
       'GET /api/v1/specialties',
       'GET /api/v1/outbox',
+      'GET /api/v1/outbox/:id/attachments/:index',
+      'GET /api/v1/doctors/:id/waitlist',
+      // Video visits (issue 7)
+      'GET /api/v1/visits/:appointmentId',
+      'PUT /api/v1/visits/:appointmentId/device-check',
+      'POST /api/v1/visits/:appointmentId/check-in',
+      'POST /api/v1/visits/:appointmentId/admit',
+      'POST /api/v1/visits/:appointmentId/end',
+      'POST /api/v1/visits/:appointmentId/running-late',
+      'GET /api/v1/doctors/:doctorId/waiting-room',
+      'GET /api/v1/visits/:appointmentId/messages',
+      'POST /api/v1/visits/:appointmentId/files',
+      'GET /api/v1/visits/:appointmentId/files/:fileId',
+      'POST /api/v1/visits/:appointmentId/guests',
+      'GET /api/v1/visits/:appointmentId/guests',
+      'DELETE /api/v1/visits/:appointmentId/guests/:guestId',
+      'POST /api/v1/visit-guests/redeem',
+      'GET /api/v1/visit-guests/current',
     ]) {
       expect(keys.has(route), route).toBe(true);
     }

@@ -1,11 +1,16 @@
-import type { ErrorCode } from '@telemedicina/shared';
+import type { ErrorCode, Permission } from '@telemedicina/shared';
 import type { TypedSocket } from './types.js';
 
-/** What the session lookup tells the handshake. */
+/** What the session lookup tells the handshake: a user, a visit guest, or why not. */
 export type HandshakeIdentity =
-  { ok: true; userId: string; sessionId: string } | { ok: false; code: ErrorCode; message: string };
+  | { ok: true; kind: 'user'; userId: string; sessionId: string; permissions: readonly Permission[] }
+  | { ok: true; kind: 'guest'; guestId: string; appointmentId: string }
+  | { ok: false; code: ErrorCode; message: string };
 
-/** Resolves the `tm_session` cookie of a handshake (without counting it as activity). */
+/**
+ * Resolves the cookies of a handshake (without counting it as activity): a
+ * live `tm_session` makes a user; otherwise a live `tm_guest` a visit guest.
+ */
 export type HandshakeResolver = (cookieHeader: string | undefined) => Promise<HandshakeIdentity>;
 
 /** An error Socket.IO hands to the client's `connect_error`: `message` is the code, `data` has both. */
@@ -27,8 +32,10 @@ export function handshakeError(
  * `SESSION_EXPIRED` (`MFA_ENROLLMENT_REQUIRED` while the second factor is
  * still to be set up); otherwise the socket carries the user and session ids
  * and joins `user:<id>` and `session:<id>`, so ending a session can
- * disconnect exactly its sockets. (Visit guests will get a visit-scoped token
- * in `socket.handshake.auth` later.)
+ * disconnect exactly its sockets. Without a session, a live `tm_guest`
+ * cookie (a redeemed visit invitation) makes the socket a guest of that one
+ * visit: it joins `guest:<id>` (revoking the invitation disconnects it) and
+ * the visit handlers allow it nothing but its own visit's events.
  */
 export function createHandshakeAuthenticator(
   resolve: HandshakeResolver,
@@ -37,14 +44,22 @@ export function createHandshakeAuthenticator(
   return (socket, next) => {
     socket.data.userId = null;
     socket.data.sessionId = null;
+    socket.data.permissions = [];
+    socket.data.guest = null;
+    socket.data.visit = null;
     resolve(socket.handshake.headers.cookie).then(
       (identity) => {
         if (!identity.ok) {
           next(handshakeError(identity.code, identity.message));
           return;
         }
-        socket.data.userId = identity.userId;
-        socket.data.sessionId = identity.sessionId;
+        if (identity.kind === 'guest') {
+          socket.data.guest = { id: identity.guestId, appointmentId: identity.appointmentId };
+        } else {
+          socket.data.userId = identity.userId;
+          socket.data.sessionId = identity.sessionId;
+          socket.data.permissions = identity.permissions;
+        }
         next();
       },
       (error: unknown) => {
@@ -57,3 +72,4 @@ export function createHandshakeAuthenticator(
 
 export const userRoom = (userId: string): string => `user:${userId}`;
 export const sessionRoom = (sessionId: string): string => `session:${sessionId}`;
+export const guestRoom = (guestId: string): string => `guest:${guestId}`;

@@ -1,17 +1,20 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realtimePath } from '@telemedicina/shared';
+import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as EngineServer } from 'engine.io';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
 import {
   createHandshakeAuthenticator,
+  guestRoom,
   sessionRoom,
   userRoom,
   type HandshakeResolver,
 } from './handshake-auth.js';
 import { registerSystemEvents } from './system-events.js';
-import type { TypedServer } from './types.js';
+import type { TypedServer, TypedSocket } from './types.js';
 
 export interface RealtimeOptions {
   /** The main HTTP server (fastify's); Socket.IO is attached to it at /socket.io. */
@@ -30,8 +33,17 @@ export interface RealtimeOptions {
     /** Of the given session ids, those still open. */
     filterLive(sessionIds: readonly string[]): Promise<Set<string>>;
   };
+  /** Visit guests: of the given guest ids, those whose invitation is still live (not revoked or expired). */
+  guests?: { filterLive(guestIds: readonly string[]): Promise<Set<string>> };
   /** How often connected sockets' sessions are re-checked (idle and absolute expiry). Default 30 s. */
   sweepIntervalMs?: number;
+  /**
+   * Several instances: rooms and broadcasts shared through Redis (`@socket.io/redis-adapter`).
+   * `key` prefixes the channels (instances that must see each other use the same one).
+   */
+  redis?: { url: string; key?: string } | null;
+  /** Registers the domain's event handlers on each accepted connection. */
+  onConnection?: (socket: TypedSocket, io: TypedServer) => void;
 }
 
 export interface RealtimeServer {
@@ -46,8 +58,9 @@ export interface RealtimeServer {
   disconnectSessions(sessionIds: readonly string[]): void;
   /**
    * Disconnects this instance's sockets whose session has ended meanwhile
-   * (idle or past its lifetime); runs periodically. Resolves with how many
-   * sessions were found ended.
+   * (idle or past its lifetime) and those of guests whose invitation was
+   * revoked or expired; runs periodically. Resolves with how many sessions
+   * and guests were found ended.
    */
   sweepExpiredSessions(): Promise<number>;
   /** Disconnects every client and closes the separate server. Idempotent. */
@@ -86,6 +99,16 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
     maxHttpBufferSize: 1_000_000,
   });
   const io: TypedServer = new Server({ path: realtimePath, serveClient: false });
+  const redisClients: Redis[] = [];
+  if (options.redis) {
+    const pub = new Redis(options.redis.url, { connectTimeout: 2_000, maxRetriesPerRequest: 2 });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) {
+      client.on('error', (error: Error) => options.logger.warn({ err: error }, 'redis (real-time) error'));
+      redisClients.push(client);
+    }
+    io.adapter(createAdapter(pub, sub, { key: options.redis.key ?? 'telemedicina:socket.io' }));
+  }
   io.bind(engine);
   engine.attach(options.mainServer, { path: realtimePath });
 
@@ -106,11 +129,15 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
     ),
   );
   io.on('connection', (socket) => {
-    const { userId, sessionId } = socket.data;
+    const { userId, sessionId, guest } = socket.data;
     if (userId !== null && sessionId !== null) {
       void socket.join([userRoom(userId), sessionRoom(sessionId)]);
     }
+    if (guest !== null) {
+      void socket.join(guestRoom(guest.id));
+    }
     registerSystemEvents(socket, options.now);
+    options.onConnection?.(socket, io);
   });
 
   const disconnectSessions = (sessionIds: readonly string[]): void => {
@@ -124,20 +151,33 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
     (sweeping ??= (async () => {
       try {
         const connected = new Set<string>();
+        const guests = new Set<string>();
         for (const socket of io.of('/').sockets.values()) {
           if (socket.data.sessionId !== null) {
             connected.add(socket.data.sessionId);
           }
+          if (socket.data.guest !== null) {
+            guests.add(socket.data.guest.id);
+          }
         }
-        if (connected.size === 0) {
-          return 0;
+        let endedCount = 0;
+        if (connected.size > 0) {
+          const live = await options.sessions.filterLive([...connected]);
+          const ended = [...connected].filter((id) => !live.has(id));
+          for (const id of ended) {
+            io.of('/').in(sessionRoom(id)).local.disconnectSockets(true);
+          }
+          endedCount += ended.length;
         }
-        const live = await options.sessions.filterLive([...connected]);
-        const ended = [...connected].filter((id) => !live.has(id));
-        for (const id of ended) {
-          io.of('/').in(sessionRoom(id)).local.disconnectSockets(true);
+        if (guests.size > 0 && options.guests !== undefined) {
+          const live = await options.guests.filterLive([...guests]);
+          const ended = [...guests].filter((id) => !live.has(id));
+          for (const id of ended) {
+            io.of('/').in(guestRoom(id)).local.disconnectSockets(true);
+          }
+          endedCount += ended.length;
         }
-        return ended.length;
+        return endedCount;
       } finally {
         sweeping = null;
       }
@@ -176,6 +216,7 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
       (closing ??= (async () => {
         clearInterval(sweepTimer);
         await io.close();
+        await Promise.all(redisClients.map((client) => client.quit().catch(() => undefined)));
         const server = separateServer;
         if (server?.listening) {
           await new Promise<void>((resolve) => {

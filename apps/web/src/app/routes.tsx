@@ -6,7 +6,6 @@ import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
 
 const auth = () => import('../features/auth');
-const admin = () => import('../features/admin');
 const profile = () => import('../features/profile');
 const adminUsers = () => import('../features/admin-users');
 const adminRoles = () => import('../features/admin-roles');
@@ -15,6 +14,9 @@ const adminAudit = () => import('../features/admin-audit');
 const adminSettings = () => import('../features/admin-settings');
 const doctors = () => import('../features/doctors');
 const appointments = () => import('../features/appointments');
+const visit = () => import('../features/visit');
+const doctorSchedule = () => import('../features/doctor-schedule');
+const agenda = () => import('../features/agenda');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -51,7 +53,7 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            lazy: async () => ({ Component: (await admin()).AdminLayout }),
+            lazy: async () => ({ Component: (await import('./AdminShell')).AdminShell }),
             children: [
               { index: true, lazy: async () => ({ Component: (await import('./HomeRoute')).HomeRoute }) },
               {
@@ -87,6 +89,15 @@ export const routes: RouteObject[] = [
               { path: 'doctors', lazy: async () => ({ Component: (await doctors()).DoctorsPage }) },
               { path: 'doctors/:id', lazy: async () => ({ Component: (await doctors()).DoctorPage }) },
               {
+                path: 'doctors/:id/schedule',
+                lazy: async () => ({ Component: (await doctorSchedule()).DoctorSchedulePage }),
+              },
+              {
+                path: 'schedule',
+                lazy: async () => ({ Component: (await doctorSchedule()).MySchedulePage }),
+              },
+              { path: 'agenda', lazy: async () => ({ Component: (await agenda()).AgendaPage }) },
+              {
                 path: 'appointments',
                 lazy: async () => ({ Component: (await appointments()).AppointmentsPage }),
               },
@@ -94,6 +105,15 @@ export const routes: RouteObject[] = [
                 path: 'appointments/:id',
                 lazy: async () => ({ Component: (await appointments()).AppointmentPage }),
               },
+              {
+                path: 'visits/:appointmentId',
+                lazy: async () => ({ Component: (await visit()).VisitPage }),
+              },
+              {
+                path: 'visits/:appointmentId/check',
+                lazy: async () => ({ Component: (await visit()).DeviceCheckPage }),
+              },
+              { path: 'waiting-room', lazy: async () => ({ Component: (await visit()).WaitingRoomPage }) },
               { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
               {
                 path: 'settings',
@@ -103,6 +123,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      { path: 'guest', lazy: async () => ({ Component: (await visit()).GuestPage }) },
       { path: 'error-500', Component: ServerErrorPage },
       { path: '*', Component: NotFoundPage },
     ],

@@ -49,6 +49,18 @@ export const auditActions = [
   'appointment.cancelled',
   'appointment.rescheduled',
   'appointment.status_changed',
+  // Video visits (issue 7): check, check-in, admission, end, delay, files, guests
+  'visit.device_checked',
+  'visit.checked_in',
+  'visit.admitted',
+  'visit.ended',
+  'visit.running_late',
+  'visit.file_shared',
+  'visit.guest_invited',
+  'visit.guest_redeemed',
+  'visit.guest_admitted',
+  'visit.guest_joined',
+  'visit.guest_revoked',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

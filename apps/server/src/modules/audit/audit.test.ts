@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
+import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema.js';
 import { currentTotp } from '../../lib/totp.js';
@@ -7,12 +9,18 @@ import {
   auditEventsOf,
   createUser,
   latestEmail,
+  requestHeaders,
   send,
   signIn,
   testPassword,
   tokenFromEmail,
 } from '../../test/factories.js';
-import { createTestContext, type TestContext } from '../../test/test-context.js';
+import {
+  createTestContext,
+  parseSetCookie,
+  testAppOrigin,
+  type TestContext,
+} from '../../test/test-context.js';
 import { auditActions, recordAuditEvent } from './audit.service.js';
 
 let context: TestContext;
@@ -260,6 +268,69 @@ describe('audited actions', () => {
       session: admin.token,
       body: { status: 'confirmed' },
     });
+    // Video visits (issue 7): device check, check-in, admission, delay, a shared file, a guest's steps, end.
+    const visitPatient = await signIn(app, await createUser(app, { roles: ['patient'] }));
+    const visitDoctor = await signIn(app, await createUser(app, { roles: ['doctor'] }));
+    const visitStart = new Date(app.services.now().getTime() + 5 * 60_000);
+    const visitRow = await context.db.db.execute(sql`
+      insert into appointments (doctor_user_id, patient_user_id, starts_at, ends_at, status)
+      values (${visitDoctor.me.user.id}, ${visitPatient.me.user.id}, ${visitStart.toISOString()},
+              ${new Date(visitStart.getTime() + 30 * 60_000).toISOString()}, 'confirmed')
+      returning id`);
+    const visitId = (visitRow as { rows: { id: string }[] }).rows[0]?.id ?? '';
+    await send(app, 'PUT', `/api/v1/visits/${visitId}/device-check`, {
+      session: visitPatient.token,
+      body: { browserSupported: true, camera: 'ok', microphone: 'ok', speaker: 'ok', connectivity: 'direct' },
+    });
+    await send(app, 'POST', `/api/v1/visits/${visitId}/check-in`, { session: visitPatient.token });
+    await send(app, 'POST', `/api/v1/visits/${visitId}/admit`, { session: visitDoctor.token, body: {} });
+    await send(app, 'POST', `/api/v1/visits/${visitId}/running-late`, {
+      session: visitDoctor.token,
+      body: { minutes: 10 },
+    });
+    const boundary = 'audit-visit-boundary';
+    await app.inject({
+      method: 'POST',
+      url: `/api/v1/visits/${visitId}/files`,
+      headers: {
+        ...requestHeaders(visitPatient.token),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="informe.pdf"\r\n` +
+          `Content-Type: application/pdf\r\n\r\n%PDF-1.4 informe\r\n--${boundary}--\r\n`,
+      ),
+    });
+    const guestInvite = (
+      await send(app, 'POST', `/api/v1/visits/${visitId}/guests`, {
+        session: visitDoctor.token,
+        body: { name: 'Intérprete', role: 'interpreter', language: 'en' },
+      })
+    ).json<{ id: string; url: string }>();
+    const redeemed = await send(app, 'POST', '/api/v1/visit-guests/redeem', {
+      body: { token: guestInvite.url.split('#')[1] },
+    });
+    const guestCookie = parseSetCookie(redeemed.headers['set-cookie']).get('tm_guest')?.value ?? '';
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const guestSocket = connectSocket(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { origin: testAppOrigin, cookie: `tm_guest=${guestCookie}` },
+    });
+    try {
+      await guestSocket.timeout(5_000).emitWithAck('visit.join', { appointmentId: visitId, lastSeq: 0 });
+    } finally {
+      guestSocket.disconnect();
+    }
+    await send(app, 'POST', `/api/v1/visits/${visitId}/admit`, {
+      session: visitDoctor.token,
+      body: { participantKey: `guest:${guestInvite.id}` },
+    });
+    await send(app, 'DELETE', `/api/v1/visits/${visitId}/guests/${guestInvite.id}`, {
+      session: visitDoctor.token,
+    });
+    await send(app, 'POST', `/api/v1/visits/${visitId}/end`, { session: visitDoctor.token });
     await createAdmin(context.db, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',

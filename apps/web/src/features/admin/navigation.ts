@@ -1,6 +1,9 @@
 import {
   IconCalendarEvent,
+  IconCalendarWeek,
+  IconClockHour4,
   IconComponents,
+  IconDoorEnter,
   IconHistory,
   IconLayoutDashboard,
   IconMail,
@@ -18,6 +21,9 @@ export interface NavigationItem {
     | 'dashboard'
     | 'doctors'
     | 'appointments'
+    | 'waitingRoom'
+    | 'agenda'
+    | 'schedule'
     | 'users'
     | 'roles'
     | 'specialties'
@@ -44,6 +50,19 @@ export const navigationItems: readonly NavigationItem[] = [
     to: '/admin/appointments',
     icon: IconCalendarEvent,
     anyOf: ['appointments.read.own', 'appointments.read.any'],
+  },
+  {
+    key: 'agenda',
+    to: '/admin/agenda',
+    icon: IconCalendarWeek,
+    anyOf: ['visits.host', 'appointments.read.any'],
+  },
+  { key: 'schedule', to: '/admin/schedule', icon: IconClockHour4, anyOf: ['availability.manage.own'] },
+  {
+    key: 'waitingRoom',
+    to: '/admin/waiting-room',
+    icon: IconDoorEnter,
+    anyOf: ['visits.host', 'appointments.read.any'],
   },
   { key: 'users', to: '/admin/users', icon: IconUsers, anyOf: ['users.read', 'users.manage'] },
   { key: 'roles', to: '/admin/roles', icon: IconShieldLock, anyOf: ['roles.manage'] },

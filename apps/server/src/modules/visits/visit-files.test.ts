@@ -1,0 +1,247 @@
+import type { ChatMessage } from '@telemedicina/shared';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createClock } from '../../test/booking-fixtures.js';
+import { createUser, nextRemoteAddress, requestHeaders, send, signIn } from '../../test/factories.js';
+import { createTestContext, parseSetCookie, type TestContext } from '../../test/test-context.js';
+import {
+  ask,
+  closeVisitSockets,
+  createVisit,
+  nextEvent,
+  openVisitSocket,
+  sessionCookie,
+} from '../../test/visit-fixtures.js';
+import { sanitizeFileName, sniffDocument } from './document-sniff.js';
+
+const clock = createClock('2026-06-15T10:00:00.000Z');
+let context: TestContext;
+let port: number;
+
+beforeAll(async () => {
+  context = await createTestContext({ now: clock.now });
+  await context.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = context.app.server.address();
+  port = typeof address === 'object' && address !== null ? address.port : 0;
+});
+
+afterEach(() => {
+  closeVisitSockets();
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+const pngBytes = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABXvMqGgAAAABJRU5ErkJggg==',
+  'base64',
+);
+const pdfBytes = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1');
+
+/** A multipart body: optional text fields first, then the file. */
+function multipart(
+  fields: Record<string, string>,
+  file: { name: string; type: string; bytes: Buffer } | null,
+): { payload: Buffer; contentType: string } {
+  const boundary = `----visit${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+    );
+  }
+  if (file !== null) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+      ),
+      file.bytes,
+      Buffer.from('\r\n'),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+function upload(
+  appointmentId: string,
+  session: string,
+  file: { name: string; type: string; bytes: Buffer } | null,
+  fields: Record<string, string> = {},
+) {
+  const body = multipart(fields, file);
+  return context.app.inject({
+    method: 'POST',
+    url: `/api/v1/visits/${appointmentId}/files`,
+    headers: { ...requestHeaders(session), 'content-type': body.contentType },
+    remoteAddress: nextRemoteAddress(),
+    payload: body.payload,
+  });
+}
+
+describe('files in the visit chat', () => {
+  it('shares a file as a numbered chat message and serves it to participants only', async () => {
+    const visit = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    const doctor = await openVisitSocket(port, sessionCookie(visit.doctorSession));
+    await ask(doctor, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 });
+    const pushed = nextEvent(doctor, 'chat.message');
+    const response = await upload(
+      visit.appointmentId,
+      visit.patientSession.token,
+      { name: '../../etc/Análisis\u0007 de sangre.pdf', type: 'image/png', bytes: pdfBytes },
+      { clientId: 'file-1' },
+    );
+    expect(response.statusCode).toBe(201);
+    const message = response.json<ChatMessage>();
+    expect(message).toMatchObject({
+      seq: 1,
+      kind: 'file',
+      clientId: 'file-1',
+      sender: { key: `user:${visit.patient.id}`, role: 'patient' },
+      file: { name: 'Análisis de sangre.pdf', contentType: 'application/pdf', size: pdfBytes.length },
+    });
+    expect((await pushed).seq).toBe(1);
+    // The same clientId again: the stored message, no new one.
+    const resent = await upload(
+      visit.appointmentId,
+      visit.patientSession.token,
+      { name: 'otra.pdf', type: 'application/pdf', bytes: pdfBytes },
+      { clientId: 'file-1' },
+    );
+    expect(resent.json<ChatMessage>()).toMatchObject({ seq: 1, id: message.id });
+
+    const url = message.file?.url ?? '';
+    const download = await send(context.app, 'GET', url, { session: visit.doctorSession.token });
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload.equals(pdfBytes)).toBe(true);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(download.headers['content-disposition'])).toMatch(
+      /^attachment; filename="An_lisis de sangre\.pdf"/,
+    );
+
+    const stranger = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
+    expect((await send(context.app, 'GET', url, { session: stranger.token })).statusCode).toBe(404);
+    expect((await send(context.app, 'GET', url)).statusCode).toBe(404);
+    const staff = await signIn(context.app, await createUser(context.app, { roles: ['staff'] }));
+    expect((await send(context.app, 'GET', url, { session: staff.token })).statusCode).toBe(404);
+    // A file of another visit under this visit's path: 404.
+    const other = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    const otherFile = (
+      await upload(other.appointmentId, other.patientSession.token, {
+        name: 'x.png',
+        type: 'image/png',
+        bytes: pngBytes,
+      })
+    ).json<ChatMessage>();
+    expect(
+      (
+        await send(
+          context.app,
+          'GET',
+          `/api/v1/visits/${visit.appointmentId}/files/${otherFile.file?.id ?? ''}`,
+          {
+            session: visit.patientSession.token,
+          },
+        )
+      ).statusCode,
+    ).toBe(404);
+
+    // A guest of the visit downloads with the guest cookie.
+    const invite = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/guests`, {
+      session: visit.doctorSession.token,
+      body: { name: 'Guest Companion', role: 'companion', language: 'en' },
+    });
+    const token = invite.json<{ url: string }>().url.split('#')[1];
+    const redeemed = await send(context.app, 'POST', '/api/v1/visit-guests/redeem', { body: { token } });
+    const guestCookie = parseSetCookie(redeemed.headers['set-cookie']).get('tm_guest')?.value ?? '';
+    const asGuest = await context.app.inject({
+      method: 'GET',
+      url,
+      headers: { cookie: `tm_guest=${guestCookie}` },
+    });
+    expect(asGuest.statusCode).toBe(200);
+  });
+
+  it('refuses files over the clinic size limit (413) and kinds not allowed by content (415)', async () => {
+    const visit = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    const admin = await signIn(context.app, await createUser(context.app, { roles: ['admin'] }));
+    const settings = await send(context.app, 'PATCH', '/api/v1/settings', {
+      session: admin.token,
+      body: { uploads: { maxFileSizeMb: 1, allowedKinds: ['pdf', 'png'], maxFilesPerUpload: 5 } },
+    });
+    expect(settings.statusCode).toBe(200);
+    try {
+      const big = Buffer.concat([pdfBytes, Buffer.alloc(1024 * 1024 + 10, 0x20)]);
+      const tooLarge = await upload(visit.appointmentId, visit.patientSession.token, {
+        name: 'big.pdf',
+        type: 'application/pdf',
+        bytes: big,
+      });
+      expect(tooLarge.statusCode).toBe(413);
+      expect(tooLarge.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+      // Named and declared a PDF, but the bytes are an executable.
+      const fake = await upload(visit.appointmentId, visit.patientSession.token, {
+        name: 'informe.pdf',
+        type: 'application/pdf',
+        bytes: Buffer.from('MZ\x90\x00\x03\x00\x00\x00\x04\x00\x00\x00\xff\xff', 'latin1'),
+      });
+      expect(fake.statusCode).toBe(415);
+      expect(fake.json()).toMatchObject({ error: { code: 'UNSUPPORTED_MEDIA_TYPE' } });
+      // A real kind the clinic does not allow (WebP) is refused too.
+      const webp = Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64');
+      expect(
+        (
+          await upload(visit.appointmentId, visit.patientSession.token, {
+            name: 'a.webp',
+            type: 'image/webp',
+            bytes: webp,
+          })
+        ).statusCode,
+      ).toBe(415);
+      expect((await upload(visit.appointmentId, visit.patientSession.token, null)).statusCode).toBe(400);
+    } finally {
+      await send(context.app, 'PATCH', '/api/v1/settings', {
+        session: admin.token,
+        body: {
+          uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg', 'webp'], maxFilesPerUpload: 5 },
+        },
+      });
+    }
+  });
+
+  it('accepts files only from the doctor and the patient while the call is on', async () => {
+    const waiting = await createVisit(context.app, { startsAt: clock.now(), status: 'checked_in' });
+    const early = await upload(waiting.appointmentId, waiting.patientSession.token, {
+      name: 'x.png',
+      type: 'image/png',
+      bytes: pngBytes,
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json()).toMatchObject({ error: { code: 'VISIT_NOT_ADMITTED' } });
+    const stranger = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
+    expect(
+      (
+        await upload(waiting.appointmentId, stranger.token, {
+          name: 'x.png',
+          type: 'image/png',
+          bytes: pngBytes,
+        })
+      ).statusCode,
+    ).toBe(404);
+  });
+});
+
+describe('document sniffing', () => {
+  it('decides the kind by content and keeps the browser’s name only as a clean label', () => {
+    expect(sniffDocument(pdfBytes)).toBe('pdf');
+    expect(sniffDocument(pngBytes)).toBe('png');
+    expect(sniffDocument(Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'))).toBe('gif');
+    expect(sniffDocument(Buffer.from('Presión arterial 120/80\n', 'utf8'))).toBe('txt');
+    expect(sniffDocument(Buffer.from([0x00, 0x01, 0x02, 0x03]))).toBeNull();
+    expect(sniffDocument(Buffer.from([0xff, 0xfe, 0x41]))).toBeNull();
+    expect(sanitizeFileName('C:\\fakepath\\informe final.pdf', 'pdf')).toBe('informe final.pdf');
+    expect(sanitizeFileName('../../..', 'png')).toBe('file.png');
+    expect(sanitizeFileName(undefined, 'jpeg')).toBe('file.jpg');
+  });
+});

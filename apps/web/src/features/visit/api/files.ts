@@ -1,0 +1,6 @@
+import { apiBasePath } from '@telemedicina/shared';
+
+/** Where a visit's chat files are uploaded (`POST`, multipart field `file`, optional `clientId`). */
+export function visitFilesUrl(appointmentId: string): string {
+  return `${apiBasePath}/visits/${encodeURIComponent(appointmentId)}/files`;
+}

@@ -1,0 +1,29 @@
+import { visitStateSchema, type VisitState } from '@telemedicina/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { parseAnswer } from '../../../lib/parse-answer';
+
+export const visitQueryKey = (appointmentId: string) => ['visit', appointmentId] as const;
+
+/** `GET /visits/:appointmentId`: the visit as the asking participant sees it. */
+export async function getVisitState(appointmentId: string, signal?: AbortSignal): Promise<VisitState> {
+  const body = await api.get<unknown>(`/visits/${encodeURIComponent(appointmentId)}`, {
+    signal,
+    alertOnError: false,
+  });
+  return parseAnswer(visitStateSchema, body);
+}
+
+export function visitStateQuery(appointmentId: string) {
+  return queryOptions({
+    queryKey: visitQueryKey(appointmentId),
+    queryFn: ({ signal }) => getVisitState(appointmentId, signal),
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Disabled for a guest, whose page gets the state with the join acknowledgement (no REST access). */
+export function useVisitState(appointmentId: string, enabled = true) {
+  return useQuery({ ...visitStateQuery(appointmentId), enabled });
+}

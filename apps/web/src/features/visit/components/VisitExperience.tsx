@@ -1,0 +1,253 @@
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Anchor.layer.css';
+import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared';
+import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useApiErrorText } from '../../../lib/error-text';
+import { emitWithAck, useRealtimeConnected, useRealtimeEvent } from '../../../lib/realtime';
+import { useLanguage } from '../../../lib/ui-state';
+import { saveDeviceCheck } from '../api/save-device-check';
+import { useVisitState } from '../api/visit-state';
+import { screenFor } from '../phase-screen';
+import { useLocalMedia } from '../hooks/use-local-media';
+import { usePeerMesh } from '../hooks/use-peer-mesh';
+import { useVisitSession } from '../hooks/use-visit-session';
+import { CallView } from './CallView';
+import { DeviceCheck } from './DeviceCheck';
+import { VisitEnded } from './VisitEnded';
+import { VisitLobby } from './VisitLobby';
+
+export interface VisitExperienceProps {
+  appointmentId: string;
+  /** A guest's page: no links into the staff area, and the device check is not stored. */
+  isGuest?: boolean;
+}
+
+const deviceCheckSessionKey = (appointmentId: string) => `telemedicina.visit.checked.${appointmentId}`;
+
+function wasCheckedThisSession(appointmentId: string): boolean {
+  try {
+    return sessionStorage.getItem(deviceCheckSessionKey(appointmentId)) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * One visit from the participant's side, following the server's phase: device check → check-in
+ * and waiting room → call → the end. The real-time session, the camera and the peer connections
+ * live here, above the screens, so moving from the waiting room into the call keeps them (and
+ * an offer that arrives while the screen changes is not lost).
+ */
+export function VisitExperience({ appointmentId, isGuest = false }: VisitExperienceProps) {
+  const { t } = useTranslation();
+  const errorText = useApiErrorText();
+  const visit = useVisitState(appointmentId, !isGuest);
+  const [isChecked, setIsChecked] = useState(() => wasCheckedThisSession(appointmentId));
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [isSaving, setIsSaving] = useState(false);
+  const state = visit.data;
+  const screen = state ? screenFor(state, { deviceCheckDone: isChecked }) : null;
+  const isLive = screen === 'lobby' || screen === 'waiting' || screen === 'call';
+  const media = useLocalMedia(isLive);
+  const peers = usePeerMesh({
+    appointmentId,
+    selfKey: state && screen !== 'ended' && screen !== 'closed' ? state.self.key : null,
+    iceServers: state?.iceServers ?? [],
+    localStream: media.stream,
+  });
+  const { close, rebuild, handleSignal, mesh } = peers;
+  const session = useVisitSession(appointmentId, (state !== undefined || isGuest) && screen !== 'closed', {
+    // Whoever was in the call first opens the connection (they get `participantJoined`, or
+    // see us join again after a reload, and ask us to start over); this page answers. A page
+    // that opened connections itself on joining could race with those and keep a stale one.
+    onParticipantJoined: (participant) => rebuild(participant.key),
+    onParticipantLeft: close,
+    onSignal: handleSignal,
+  });
+
+  useEffect(() => {
+    if (screen === 'ended' || screen === 'closed') {
+      mesh?.closeAll();
+    }
+  }, [screen, mesh]);
+
+  const waiting = useHostWaiting(state);
+
+  const handleSave = useCallback(
+    async (result: DeviceCheckResult) => {
+      setIsSaving(true);
+      setSaveError(null);
+      try {
+        if (!isGuest) {
+          await saveDeviceCheck(appointmentId, result);
+        }
+        try {
+          sessionStorage.setItem(deviceCheckSessionKey(appointmentId), '1');
+        } catch {
+          // Private mode: the check is asked again after a reload.
+        }
+        setIsChecked(true);
+      } catch (error) {
+        setSaveError(errorText(error));
+      } finally {
+        setIsSaving(false);
+      }
+    },
+    [appointmentId, isGuest, errorText],
+  );
+
+  if (!state || screen === null) {
+    // A guest's state may come only with the join acknowledgement.
+    if ((!isGuest && visit.isPending) || (isGuest && session.joinError === null)) {
+      return <Loader />;
+    }
+    return (
+      <Alert color="red" variant="light" data-testid="visit-error">
+        {visit.isError
+          ? errorText(visit.error)
+          : t(`errors.codes.${session.joinError}` as 'errors.unexpected', {
+              defaultValue: t('errors.unexpected'),
+            })}
+      </Alert>
+    );
+  }
+
+  return (
+    <Stack gap={screen === 'call' ? 'xs' : 'md'} data-testid="visit-page" data-screen={screen}>
+      <VisitHeader state={state} isGuest={isGuest} isCompact={screen === 'call'} />
+      {session.joinError && screen !== 'ended' ? (
+        <Alert color="orange" variant="light" data-testid="visit-join-error">
+          {t(`errors.codes.${session.joinError}` as 'errors.unexpected', {
+            defaultValue: t('errors.unexpected'),
+          })}
+        </Alert>
+      ) : null}
+      {screen === 'device_check' ? (
+        <DeviceCheck
+          iceServers={state.iceServers}
+          onSave={handleSave}
+          isSaving={isSaving}
+          saveError={saveError}
+          continueLabel={t('visit.check.continue')}
+        />
+      ) : null}
+      {screen === 'lobby' || screen === 'waiting' ? (
+        <VisitLobby
+          state={state}
+          media={media}
+          waitingMessages={session.waitingMessages}
+          checkPath={isGuest ? undefined : `/admin/visits/${appointmentId}/check`}
+        />
+      ) : null}
+      {screen === 'call' ? (
+        <CallView state={state} session={session} media={media} peers={peers} waiting={waiting} />
+      ) : null}
+      {screen === 'ended' || screen === 'closed' ? (
+        <VisitEnded state={state} chat={session.chat} showLinks={!isGuest} />
+      ) : null}
+      {screen === 'overview' ? (
+        <Text data-testid="visit-overview">{t(`visit.phase.${state.phase}`)}</Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function VisitHeader({
+  state,
+  isGuest,
+  isCompact,
+}: {
+  state: VisitState;
+  isGuest: boolean;
+  isCompact: boolean;
+}) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const when = new Intl.DateTimeFormat(language, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(state.startsAt));
+  const other = state.self.role === 'doctor' ? state.patient.name : state.doctor.name;
+  return (
+    <Group justify="space-between" align="flex-end" gap="xs" wrap="nowrap">
+      <Stack gap={2} style={{ minWidth: 0 }}>
+        {!isGuest ? (
+          <Anchor component={Link} to={`/admin/appointments/${state.appointmentId}`} size="sm">
+            <Group gap={4} component="span">
+              <IconArrowLeft size={16} />
+              {t('visit.backToAppointment')}
+            </Group>
+          </Anchor>
+        ) : null}
+        <Title
+          order={1}
+          size={isCompact ? 'h4' : 'h2'}
+          lineClamp={isCompact ? 1 : undefined}
+          data-testid="visit-title"
+        >
+          {t('visit.title', { name: other })}
+        </Title>
+        {isCompact ? null : (
+          <Text size="sm" c="gray.7">
+            {when}
+          </Text>
+        )}
+      </Stack>
+    </Group>
+  );
+}
+
+/**
+ * For the host: who waits for this visit (the patient, guests), from the doctor's live waiting
+ * room, so the call screen can admit them.
+ */
+function useHostWaiting(state: VisitState | undefined) {
+  const [room, setRoom] = useState<WaitingRoom | null>(null);
+  const doctorId = state?.canHost ? state.doctor.id : null;
+  const connected = useRealtimeConnected();
+  useEffect(() => {
+    if (doctorId === null || !connected) {
+      return;
+    }
+    let active = true;
+    emitWithAck('waitingRoom.watch', { doctorId }).then(
+      (answer) => {
+        if (active) {
+          setRoom(answer);
+        }
+      },
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, [doctorId, connected]);
+  useRealtimeEvent(
+    'waitingRoom.updated',
+    (updated) => {
+      if (updated.doctorId === doctorId) {
+        setRoom(updated);
+      }
+    },
+    doctorId !== null,
+  );
+  const entry = room?.entries.find((item) => item.appointmentId === state?.appointmentId);
+  if (!state || !entry) {
+    return [];
+  }
+  const list: { key?: string; name: string; role: VisitState['self']['role'] }[] = [];
+  if (entry.checkedInAt !== null && entry.admittedAt === null && state.phase === 'waiting') {
+    list.push({ name: entry.patient.name, role: 'patient' });
+  }
+  for (const guest of entry.waitingGuests) {
+    list.push({ key: guest.key, name: guest.name, role: guest.role });
+  }
+  return list;
+}

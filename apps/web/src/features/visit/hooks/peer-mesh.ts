@@ -1,0 +1,388 @@
+import { isPoliteTowards, type VisitSignal, type VisitSignalDelivery } from '@telemedicina/shared';
+
+/** What the mesh sends to one other participant (the caller adds the appointment). */
+export type OutgoingSignal = Omit<VisitSignal, 'appointmentId'>;
+
+/** One other participant's connection, as the call screen sees it. */
+export interface PeerView {
+  key: string;
+  stream: MediaStream | null;
+  connectionState: RTCPeerConnectionState;
+}
+
+interface Peer {
+  key: string;
+  pc: RTCPeerConnection;
+  polite: boolean;
+  makingOffer: boolean;
+  ignoreOffer: boolean;
+  isSettingRemoteAnswerPending: boolean;
+  /** Candidates that arrived before the remote description. */
+  pendingCandidates: RTCIceCandidateInit[];
+  /** Signals are handled one after another per peer. */
+  queue: Promise<void>;
+  stream: MediaStream | null;
+  disconnectedTimer: ReturnType<typeof setTimeout> | null;
+  closed: boolean;
+  /** Opened by their offer: our tracks join its transceivers before we answer (no second round). */
+  tracksDeferred: boolean;
+}
+
+export interface PeerMeshOptions {
+  selfKey: string;
+  iceServers: RTCIceServer[];
+  send: (signal: OutgoingSignal) => void;
+  onChange: () => void;
+  /** How long "disconnected" may last before an ICE restart (ms). */
+  disconnectedRestartMs?: number;
+  createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
+}
+
+/**
+ * A mesh of RTCPeerConnections, one per other participant, negotiated with the "perfect
+ * negotiation" pattern (MDN): either side may offer whenever its tracks change; on a collision
+ * the impolite side ignores the incoming offer and the polite side rolls back and answers.
+ * Politeness is `isPoliteTowards(ownKey, otherKey)`, the same answer on both sides.
+ */
+export class PeerMesh {
+  private readonly peers = new Map<string, Peer>();
+  private localStream: MediaStream | null = null;
+  /** Replaces the camera track in every sender (screen share, camera switch, audio only). */
+  private videoOverride: { track: MediaStreamTrack | null } | null = null;
+  private readonly restartMs: number;
+
+  constructor(private readonly options: PeerMeshOptions) {
+    this.restartMs = options.disconnectedRestartMs ?? 5_000;
+  }
+
+  /** The other participants' connections, in join order. */
+  views(): PeerView[] {
+    return [...this.peers.values()].map((peer) => ({
+      key: peer.key,
+      stream: peer.stream,
+      connectionState: peer.pc.connectionState,
+    }));
+  }
+
+  connections(): RTCPeerConnection[] {
+    return [...this.peers.values()].map((peer) => peer.pc);
+  }
+
+  has(key: string): boolean {
+    return this.peers.has(key);
+  }
+
+  /**
+   * Opens a connection to `key` (no-op when one exists); adding the tracks starts negotiation.
+   * With `answering`, their offer is on its way: the tracks are added once it is applied.
+   */
+  connect(key: string, answering = false): void {
+    if (key === this.options.selfKey || this.peers.has(key)) {
+      return;
+    }
+    const create =
+      this.options.createPeerConnection ?? ((configuration) => new RTCPeerConnection(configuration));
+    const pc = create({ iceServers: this.options.iceServers });
+    const peer: Peer = {
+      key,
+      pc,
+      polite: isPoliteTowards(this.options.selfKey, key),
+      makingOffer: false,
+      ignoreOffer: false,
+      isSettingRemoteAnswerPending: false,
+      pendingCandidates: [],
+      queue: Promise.resolve(),
+      stream: null,
+      disconnectedTimer: null,
+      closed: false,
+      tracksDeferred: answering,
+    };
+    this.peers.set(key, peer);
+
+    pc.onnegotiationneeded = async () => {
+      try {
+        peer.makingOffer = true;
+        await pc.setLocalDescription();
+        if (pc.localDescription && !peer.closed) {
+          this.sendDescription(key, pc.localDescription);
+        }
+      } catch {
+        // A newer negotiation replaces this one.
+      } finally {
+        peer.makingOffer = false;
+      }
+    };
+    pc.onicecandidate = ({ candidate }) => {
+      if (candidate && !peer.closed) {
+        const json = candidate.toJSON();
+        this.options.send({
+          to: key,
+          candidate: {
+            candidate: json.candidate ?? '',
+            sdpMid: json.sdpMid ?? null,
+            sdpMLineIndex: json.sdpMLineIndex ?? null,
+            usernameFragment: json.usernameFragment ?? null,
+          },
+        });
+      }
+    };
+    pc.ontrack = ({ track, streams }) => {
+      const stream = streams[0] ?? peer.stream ?? new MediaStream();
+      if (!stream.getTracks().includes(track)) {
+        stream.addTrack(track);
+      }
+      peer.stream = stream;
+      this.options.onChange();
+    };
+    pc.oniceconnectionstatechange = () => {
+      const state = pc.iceConnectionState;
+      if (state === 'failed') {
+        pc.restartIce();
+      } else if (state === 'disconnected') {
+        if (peer.disconnectedTimer === null) {
+          peer.disconnectedTimer = setTimeout(() => {
+            peer.disconnectedTimer = null;
+            if (!peer.closed && pc.iceConnectionState === 'disconnected') {
+              pc.restartIce();
+            }
+          }, this.restartMs);
+        }
+      } else if (peer.disconnectedTimer !== null) {
+        clearTimeout(peer.disconnectedTimer);
+        peer.disconnectedTimer = null;
+      }
+    };
+    pc.onconnectionstatechange = () => this.options.onChange();
+
+    if (!answering) {
+      this.addLocalTracks(peer);
+    }
+    this.options.onChange();
+  }
+
+  /** Closes the connection to `key` (they left, or their connection was replaced). */
+  close(key: string): void {
+    const peer = this.peers.get(key);
+    if (!peer) {
+      return;
+    }
+    peer.closed = true;
+    if (peer.disconnectedTimer !== null) {
+      clearTimeout(peer.disconnectedTimer);
+    }
+    peer.pc.close();
+    this.peers.delete(key);
+    this.options.onChange();
+  }
+
+  closeAll(): void {
+    for (const key of [...this.peers.keys()]) {
+      this.close(key);
+    }
+  }
+
+  /**
+   * Closes and reopens the connection to `key`. With `notify`, first asks them to do the same
+   * (they joined again: whatever connection they had to us belongs to their old page).
+   */
+  rebuild(key: string, notify = false): void {
+    this.close(key);
+    if (notify) {
+      this.options.send({ to: key, restart: true });
+    }
+    this.connect(key);
+  }
+
+  /** An incoming `visit.signal`: opens the connection on first contact, then negotiates in order. */
+  handleSignal(signal: VisitSignalDelivery): void {
+    if (signal.restart) {
+      // They start over with us: drop what we had (with no connection yet, their offer follows).
+      if (this.peers.has(signal.from)) {
+        this.rebuild(signal.from);
+      }
+      if (!signal.description && !signal.candidate) {
+        return;
+      }
+    }
+    if (!this.peers.has(signal.from)) {
+      this.connect(signal.from, signal.description?.type === 'offer');
+    }
+    const peer = this.peers.get(signal.from);
+    if (!peer) {
+      return;
+    }
+    peer.queue = peer.queue.then(() => this.applySignal(peer, signal)).catch(() => undefined);
+  }
+
+  private async applySignal(peer: Peer, signal: VisitSignalDelivery): Promise<void> {
+    const { pc } = peer;
+    if (peer.closed) {
+      return;
+    }
+    const description = signal.description;
+    if (description) {
+      const readyForOffer =
+        !peer.makingOffer && (pc.signalingState === 'stable' || peer.isSettingRemoteAnswerPending);
+      const offerCollision = description.type === 'offer' && !readyForOffer;
+      peer.ignoreOffer = !peer.polite && offerCollision;
+      if (peer.ignoreOffer) {
+        return;
+      }
+      peer.isSettingRemoteAnswerPending = description.type === 'answer';
+      try {
+        await pc.setRemoteDescription(description);
+      } finally {
+        peer.isSettingRemoteAnswerPending = false;
+      }
+      for (const candidate of peer.pendingCandidates.splice(0)) {
+        await pc.addIceCandidate(candidate).catch(() => undefined);
+      }
+      if (peer.tracksDeferred) {
+        peer.tracksDeferred = false;
+        this.addLocalTracks(peer);
+      }
+      if (description.type === 'offer') {
+        await pc.setLocalDescription();
+        if (pc.localDescription && !peer.closed) {
+          this.sendDescription(peer.key, pc.localDescription);
+        }
+      }
+      return;
+    }
+    const candidate = signal.candidate;
+    if (candidate) {
+      const init: RTCIceCandidateInit = {
+        candidate: candidate.candidate,
+        sdpMid: candidate.sdpMid ?? null,
+        sdpMLineIndex: candidate.sdpMLineIndex ?? null,
+        usernameFragment: candidate.usernameFragment ?? null,
+      };
+      if (!pc.remoteDescription) {
+        peer.pendingCandidates.push(init);
+        return;
+      }
+      try {
+        await pc.addIceCandidate(init);
+      } catch (error) {
+        if (!peer.ignoreOffer) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  private sendDescription(key: string, description: RTCSessionDescription): void {
+    this.options.send({
+      to: key,
+      description: { type: description.type, sdp: description.sdp },
+    });
+  }
+
+  /** The camera and microphone to send (replaces the tracks of every connection). */
+  setLocalStream(stream: MediaStream | null): void {
+    this.localStream = stream;
+    for (const peer of this.peers.values()) {
+      if (!peer.tracksDeferred) {
+        this.addLocalTracks(peer);
+      }
+    }
+  }
+
+  /**
+   * Sends another video track instead of the camera's (a shared screen), or none (audio only);
+   * `undefined` goes back to the camera.
+   */
+  overrideVideo(track: MediaStreamTrack | null | undefined): void {
+    this.videoOverride = track === undefined ? null : { track };
+    const video = this.currentVideoTrack();
+    for (const peer of this.peers.values()) {
+      if (peer.tracksDeferred) {
+        continue;
+      }
+      const sender = this.senderOf(peer, 'video');
+      if (sender) {
+        void sender.replaceTrack(video).catch(() => undefined);
+      } else if (video && this.localStream) {
+        peer.pc.addTrack(video, this.localStream);
+      }
+    }
+  }
+
+  private currentVideoTrack(): MediaStreamTrack | null {
+    if (this.videoOverride) {
+      return this.videoOverride.track;
+    }
+    return this.localStream?.getVideoTracks()[0] ?? null;
+  }
+
+  private transceiverOf(peer: Peer, kind: 'audio' | 'video'): RTCRtpTransceiver | undefined {
+    return peer.pc
+      .getTransceivers()
+      .find(
+        (transceiver) =>
+          transceiver.currentDirection !== 'stopped' &&
+          (transceiver.sender.track?.kind ?? transceiver.receiver.track.kind) === kind,
+      );
+  }
+
+  private senderOf(peer: Peer, kind: 'audio' | 'video'): RTCRtpSender | undefined {
+    return this.transceiverOf(peer, kind)?.sender;
+  }
+
+  /**
+   * Puts the local tracks on the connection: a new sender when there is none of that kind, else
+   * the track replaces the sender's. A transceiver created by the other side's offer before our
+   * camera was on only receives: it is turned to send as well (which renegotiates).
+   */
+  private addLocalTracks(peer: Peer): void {
+    const stream = this.localStream;
+    if (!stream) {
+      return;
+    }
+    const audio = stream.getAudioTracks()[0] ?? null;
+    const video = this.currentVideoTrack();
+    for (const [kind, track] of [
+      ['audio', audio],
+      ['video', video],
+    ] as const) {
+      const transceiver = this.transceiverOf(peer, kind);
+      if (!transceiver) {
+        if (track) {
+          peer.pc.addTrack(track, stream);
+        }
+        continue;
+      }
+      if (transceiver.sender.track !== track) {
+        void transceiver.sender.replaceTrack(track).catch(() => undefined);
+      }
+      if (track && (transceiver.direction === 'recvonly' || transceiver.direction === 'inactive')) {
+        transceiver.sender.setStreams?.(stream);
+        transceiver.direction = 'sendrecv';
+      }
+    }
+  }
+
+  /** Applies the video level to every video sender (bitrate cap and resolution scale). */
+  async applyVideoLevel(level: 'high' | 'low' | 'audio_only'): Promise<void> {
+    for (const peer of this.peers.values()) {
+      const sender = this.senderOf(peer, 'video');
+      if (!sender) {
+        continue;
+      }
+      const parameters = sender.getParameters();
+      if (!parameters.encodings || parameters.encodings.length === 0) {
+        parameters.encodings = [{}];
+      }
+      for (const encoding of parameters.encodings) {
+        if (level === 'low') {
+          encoding.maxBitrate = 150_000;
+          encoding.scaleResolutionDownBy = 4;
+        } else {
+          delete encoding.maxBitrate;
+          encoding.scaleResolutionDownBy = 1;
+        }
+      }
+      await sender.setParameters(parameters).catch(() => undefined);
+    }
+  }
+}

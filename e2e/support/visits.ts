@@ -1,0 +1,155 @@
+/// <reference lib="dom" />
+import type { Page } from 'playwright-core';
+import { ApiSession } from './api.js';
+
+/**
+ * Helpers for video-visit journeys: a clinic where a visit can start now (no booking notice,
+ * five-minute visits, no STUN/TURN on the closed network), a visit booked in the next free
+ * five-minute slot of an "extra hours" exception starting now, and frame checks on a page.
+ */
+
+export interface VisitActors {
+  admin: ApiSession;
+  doctor: ApiSession;
+  doctorId: string;
+  patient: ApiSession;
+}
+
+interface SettingsBody {
+  booking: { minimumNoticeMinutes: number; visitLengths: number[]; [key: string]: unknown };
+  video: { iceServers: unknown[] };
+}
+
+async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
+  const { status, body } = await answer;
+  if (status >= 300) {
+    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
+  }
+  return body;
+}
+
+/** Clinic settings for visits that start now: no notice, 5-minute visits allowed, no ICE servers. */
+export async function prepareVisitClinic(baseUrl: string): Promise<ApiSession> {
+  const admin = new ApiSession(baseUrl);
+  await admin.signIn('admin@example.com');
+  const settings = await ok(admin.request<SettingsBody>('GET', '/settings'), 'GET /settings');
+  const lengths = [...new Set([5, ...settings.booking.visitLengths])].sort((a, b) => a - b);
+  await ok(
+    admin.request('PATCH', '/settings', {
+      booking: { ...settings.booking, minimumNoticeMinutes: 0, visitLengths: lengths },
+      video: { ...settings.video, iceServers: [] },
+    }),
+    'PATCH /settings',
+  );
+  return admin;
+}
+
+/**
+ * A doctor whose visits last five minutes with extra hours from the next minute for two hours,
+ * so the first free slots all open for check-in right away.
+ */
+export function prepareDoctor(baseUrl: string, email: string): Promise<{ session: ApiSession; id: string }> {
+  const key = `${baseUrl} ${email}`;
+  let prepared = preparedDoctors.get(key);
+  if (!prepared) {
+    prepared = prepareDoctorOnce(baseUrl, email);
+    preparedDoctors.set(key, prepared);
+  }
+  return prepared;
+}
+
+const preparedDoctors = new Map<string, Promise<{ session: ApiSession; id: string }>>();
+
+async function prepareDoctorOnce(
+  baseUrl: string,
+  email: string,
+): Promise<{ session: ApiSession; id: string }> {
+  const session = new ApiSession(baseUrl);
+  await session.signIn(email);
+  const me = await ok(session.request<{ user: { id: string } }>('GET', '/me'), 'GET /me');
+  const id = me.user.id;
+  await ok(session.request('PATCH', `/doctors/${id}`, { visitMinutes: 5 }), 'PATCH /doctors/:id');
+  const start = new Date(Math.ceil((Date.now() + 30_000) / 60_000) * 60_000);
+  await ok(
+    session.request('POST', `/doctors/${id}/availability/exceptions`, {
+      kind: 'extra',
+      startsAt: start.toISOString(),
+      endsAt: new Date(start.getTime() + 2 * 3_600_000).toISOString(),
+      reason: 'Videoconsultas de prueba',
+    }),
+    'POST exception',
+  );
+  return { session, id };
+}
+
+/** The patient books the doctor's first free slot (starting within the next minutes); returns the appointment id. */
+export async function bookVisitNow(
+  patient: ApiSession,
+  doctorId: string,
+  reason = 'Videoconsulta',
+): Promise<string> {
+  const from = new Date(Date.now() - 60_000).toISOString();
+  const to = new Date(Date.now() + 3_600_000).toISOString();
+  const slots = await ok(
+    patient.request<{ slots: { startsAt: string }[] }>(
+      'GET',
+      `/doctors/${doctorId}/slots?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+    ),
+    'GET slots',
+  );
+  const first = slots.slots.find((slot) => Date.parse(slot.startsAt) >= Date.now() - 1_000);
+  if (!first) {
+    throw new Error(`No free slot for ${doctorId}: ${JSON.stringify(slots)}`);
+  }
+  const appointment = await ok(
+    patient.request<{ id: string }>('POST', '/appointments', { doctorId, startsAt: first.startsAt, reason }),
+    'POST /appointments',
+  );
+  return appointment.id;
+}
+
+/** Signs a page in through the sign-in form and waits for the admin area. */
+export async function signInPage(page: Page, baseUrl: string, email: string): Promise<void> {
+  await page.goto(`${baseUrl}/`);
+  await page.getByTestId('signin-email').fill(email);
+  await page.getByTestId('signin-password').fill('Telemedicina2026!');
+  await page.getByTestId('signin-submit').click();
+  await page.waitForURL(/\/admin/, { timeout: 20_000 });
+}
+
+/** Decoded frames and size of every remote video on the page (by participant key). */
+export async function remoteVideoFrames(
+  page: Page,
+): Promise<{ key: string; frames: number; width: number }[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('[data-testid="visit-remote"]')].map((tile) => {
+      const video = tile.querySelector('video');
+      return {
+        key: tile.dataset.key ?? '',
+        frames: video?.getVideoPlaybackQuality().totalVideoFrames ?? 0,
+        width: video?.videoWidth ?? 0,
+      };
+    }),
+  );
+}
+
+/** Waits until `count` remote videos are decoding (frames growing, width > 0). */
+export async function waitForRemoteVideos(page: Page, count: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let before = await remoteVideoFrames(page);
+  for (;;) {
+    await page.waitForTimeout(500);
+    const after = await remoteVideoFrames(page);
+    const decoding = after.filter((video) => {
+      const previous = before.find((item) => item.key === video.key);
+      return video.width > 0 && video.frames > (previous?.frames ?? 0);
+    });
+    if (decoding.length >= count) {
+      return;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`Expected ${count} decoding remote videos, got ${JSON.stringify(after)}`);
+    }
+    before = after;
+  }
+}
