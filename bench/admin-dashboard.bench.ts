@@ -156,6 +156,23 @@ async function main(): Promise<void> {
       `366-day p95 ${year.p95.toFixed(1)} ms — ${verdict} the ${target95Ms} ms target ` +
         `(${requests} sequential requests each; load average ${loadavg()[0]!.toFixed(1)} on ${cpus().length} cores).`,
     );
+    const metric = (label: string, result: typeof year, target: string | null) => ({
+      label,
+      value: Number(result.p95.toFixed(1)),
+      unit: 'ms',
+      baseline: Number(baseline.p95.toFixed(1)),
+      ratio: Number((result.p95 / baseline.p95).toFixed(2)),
+      target,
+    });
+    console.log(
+      `BENCH_RESULT ${JSON.stringify({
+        name: 'admin-dashboard',
+        metrics: [
+          metric('dashboard 30 days p95 (baseline GET /me p95)', thirty, null),
+          metric('dashboard 366 days p95 (baseline GET /me p95)', year, `< ${target95Ms} ms`),
+        ],
+      })}`,
+    );
   } finally {
     await stop?.().catch((error: unknown) => console.error('closing the server failed:', error));
     if (process.env.BENCH_KEEP_DATABASE === 'true') {

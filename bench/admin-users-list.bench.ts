@@ -344,6 +344,29 @@ async function run(db: DatabaseClient, databaseUrl: string, dataDir: string): Pr
         `worst shape p95 = ${round(worst.p95)} ms (${worst.label}) — ${verdict} the target; ` +
         `${round(overall.p95 / baseline.p95)} × the GET /me baseline (${round(baseline.p95)} ms).`,
     );
+    console.log(
+      `BENCH_RESULT ${JSON.stringify({
+        name: 'admin-users-list',
+        metrics: [
+          {
+            label: `users list p95, all shapes (${userCount.toLocaleString('en')} users; baseline GET /me p95)`,
+            value: round(overall.p95),
+            unit: 'ms',
+            baseline: round(baseline.p95),
+            ratio: round(overall.p95 / baseline.p95),
+            target: `< ${targetMs} ms`,
+          },
+          {
+            label: `users list worst shape p95: ${worst.label}`,
+            value: round(worst.p95),
+            unit: 'ms',
+            baseline: round(baseline.p95),
+            ratio: round(worst.p95 / baseline.p95),
+            target: `< ${targetMs} ms`,
+          },
+        ],
+      })}`,
+    );
   } finally {
     await app.close();
   }

@@ -157,6 +157,38 @@ async function main(): Promise<void> {
     console.log('WARNING: the app answered errors during the run; the figures are not meaningful.');
     process.exitCode = 1;
   }
+  const twoDecimals = (value: number) => Number(value.toFixed(2));
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      name: 'api-health',
+      metrics: [
+        {
+          label: `GET ${healthPath} req/s (baseline bare node:http)`,
+          value: Math.round(app.requestsPerSecond),
+          unit: 'req/s',
+          baseline: Math.round(bare.requestsPerSecond),
+          ratio: twoDecimals(ratio),
+          target: '≥ 0.75 × bare',
+        },
+        {
+          label: `GET ${healthPath} server CPU per request (ratio app / bare)`,
+          value: Number(app.cpuPerRequest.toFixed(1)),
+          unit: 'µs',
+          baseline: Number(bare.cpuPerRequest.toFixed(1)),
+          ratio: twoDecimals(app.cpuPerRequest / bare.cpuPerRequest),
+          target: null,
+        },
+        {
+          label: `GET ${healthPath} p99 (worst round)`,
+          value: app.p99,
+          unit: 'ms',
+          baseline: bare.p99,
+          ratio: bare.p99 > 0 ? twoDecimals(app.p99 / bare.p99) : null,
+          target: null,
+        },
+      ],
+    })}`,
+  );
 }
 
 /** Builds shared and server (not the web app) when the server build is missing or older than its sources. */

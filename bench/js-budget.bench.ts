@@ -1,0 +1,179 @@
+/**
+ * Initial JavaScript of the sign-in page (`/`): the gzip size (level 9) of
+ * every script the browser must fetch before the page can render — the entry
+ * chunk, the chunks it imports statically, and the authentication area's
+ * lazy chunk the route loads at once with its static imports — against the
+ * 150 kB budget. Lazy chunks of other areas are listed apart: they must stay
+ * out of that first download.
+ *
+ *   npm run bench:js
+ *
+ * The web app is built into a temporary folder with Vite's manifest (the
+ * same configuration as `npm run build`, plus `--manifest`), so the chunk
+ * graph comes from the bundler rather than from parsing minified code, and
+ * apps/web/dist is left alone. The baseline, from the same build, is the
+ * entry chunks alone (what every page fetches), so the ratio says how much
+ * the sign-in route adds on top.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+const budgetKb = 150;
+/** The route under test: the sign-in page is the index of the authentication area. */
+const loginAreaSource = /^src\/features\/auth\/index\.tsx?$/;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const webRoot = path.join(root, 'apps/web');
+
+const outDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-js-budget-'));
+try {
+  console.log('Building the web app with its manifest into a temporary folder…');
+  const build = spawnSync(
+    path.join(root, 'node_modules/.bin/vite'),
+    ['build', '--manifest', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'],
+    { cwd: webRoot, stdio: 'inherit' },
+  );
+  if (build.status !== 0) {
+    throw new Error(`vite build failed (exit ${build.status})`);
+  }
+  const manifest = JSON.parse(await readFile(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
+  await report(manifest);
+} finally {
+  await rm(outDir, { recursive: true, force: true });
+}
+
+async function report(manifest: Manifest): Promise<void> {
+  const gzipOf = new Map<string, { raw: number; gzip: number }>();
+  const sizeOf = async (file: string) => {
+    let size = gzipOf.get(file);
+    if (size === undefined) {
+      const bytes = await readFile(path.join(outDir, file));
+      size = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
+      gzipOf.set(file, size);
+    }
+    return size;
+  };
+  /** A chunk and everything it imports statically (what loading it fetches), as manifest keys. */
+  const closure = (keys: string[]): Set<string> => {
+    const seen = new Set<string>();
+    const visit = (key: string) => {
+      if (seen.has(key) || manifest[key] === undefined) {
+        return;
+      }
+      seen.add(key);
+      for (const next of manifest[key].imports ?? []) {
+        visit(next);
+      }
+    };
+    keys.forEach(visit);
+    return seen;
+  };
+  const total = async (keys: Iterable<string>) => {
+    let raw = 0;
+    let gzip = 0;
+    for (const key of keys) {
+      const file = manifest[key]!.file;
+      if (file.endsWith('.js')) {
+        const size = await sizeOf(file);
+        raw += size.raw;
+        gzip += size.gzip;
+      }
+    }
+    return { raw, gzip };
+  };
+  const kb = (bytes: number) => Number((bytes / 1024).toFixed(1));
+
+  const entries = Object.entries(manifest).filter(([, chunk]) => chunk.isEntry === true);
+  const entryKeys = entries.map(([key]) => key);
+  const loginArea = Object.keys(manifest).find((key) => loginAreaSource.test(key));
+  if (entryKeys.length === 0 || loginArea === undefined) {
+    throw new Error(
+      'The manifest has no entry or no authentication area chunk (src/features/auth/index.ts).',
+    );
+  }
+  const entryOnly = closure(entryKeys);
+  const initial = closure([...entryKeys, loginArea]);
+  const entrySize = await total(entryOnly);
+  const initialSize = await total(initial);
+
+  console.log(`\nInitial JavaScript of the sign-in page (/): ${initial.size} chunks`);
+  const rows = [];
+  for (const key of initial) {
+    const chunk = manifest[key]!;
+    if (!chunk.file.endsWith('.js')) {
+      continue;
+    }
+    const size = await sizeOf(chunk.file);
+    rows.push({
+      chunk: chunk.file,
+      source: chunk.src ?? key,
+      loaded: entryOnly.has(key) ? 'entry (static)' : 'sign-in route (lazy area, loaded at once)',
+      'raw kB': kb(size.raw),
+      'gzip kB': kb(size.gzip),
+    });
+  }
+  rows.sort((a, b) => b['gzip kB'] - a['gzip kB']);
+  console.table(rows);
+
+  const lazyAreas = [];
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (chunk.isDynamicEntry !== true || initial.has(key)) {
+      continue;
+    }
+    const own = [...closure([key])].filter((dependency) => !initial.has(dependency));
+    const size = await total(own);
+    lazyAreas.push({
+      area: chunk.src ?? key,
+      chunks: own.length,
+      'raw kB': kb(size.raw),
+      'gzip kB': kb(size.gzip),
+    });
+  }
+  lazyAreas.sort((a, b) => b['gzip kB'] - a['gzip kB']);
+  console.log('\nLazy areas, split off the first download (their own chunks beyond the initial set):');
+  console.table(lazyAreas);
+
+  const met = initialSize.gzip / 1024 <= budgetKb;
+  console.log(
+    `\nsign-in page initial JS: ${kb(initialSize.gzip)} kB gzip (${kb(initialSize.raw)} kB raw) — ` +
+      `${met ? 'meets' : 'OVER'} the ${budgetKb} kB budget; entry alone ${kb(entrySize.gzip)} kB gzip; ` +
+      `${lazyAreas.length} lazy areas totalling ${kb(lazyAreas.reduce((sum, area) => sum + area['gzip kB'] * 1024, 0))} kB gzip.`,
+  );
+  console.log(
+    `BENCH_RESULT ${JSON.stringify({
+      name: 'js-budget',
+      metrics: [
+        {
+          label: 'sign-in page initial JS, gzip -9 (baseline: entry chunks alone)',
+          value: kb(initialSize.gzip),
+          unit: 'kB',
+          baseline: kb(entrySize.gzip),
+          ratio: Number((initialSize.gzip / entrySize.gzip).toFixed(2)),
+          target: `≤ ${budgetKb} kB`,
+        },
+        {
+          label: `lazy areas split off (${lazyAreas.length}), largest: ${lazyAreas[0]?.area ?? 'none'}`,
+          value: lazyAreas[0]?.['gzip kB'] ?? 0,
+          unit: 'kB',
+          baseline: null,
+          ratio: null,
+          target: null,
+        },
+      ],
+    })}`,
+  );
+}

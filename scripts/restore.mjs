@@ -1,0 +1,5 @@
+// `npm run restore`: runs the built CLI when the server was built, else the TypeScript source through tsx.
+// See apps/server/src/backup/ and docs/DEPLOYMENT.md (Backups).
+import { runBackupCli } from './backup-cli.mjs';
+
+process.exitCode = await runBackupCli('restore', process.argv.slice(2));
