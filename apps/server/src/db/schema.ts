@@ -18,3 +18,4 @@ export * from './tables/email.js';
 export * from './tables/files.js';
 export * from './tables/identity.js';
 export * from './tables/visits.js';
+export * from './tables/records.js';
