@@ -56,7 +56,9 @@ export function getRealtimeSocket(): Promise<RealtimeSocket> {
     const created: RealtimeSocket = io(realtimeUrl(config, window.location), {
       path: config.realtime.path ?? realtimePath,
       withCredentials: true,
+      // WebSocket first; behind a proxy that blocks it, HTTP long-polling instead of no real-time at all.
       transports: ['websocket', 'polling'],
+      tryAllTransports: true,
     });
     created.on('connect', () => setConnected(true));
     created.on('disconnect', () => setConnected(false));

@@ -58,6 +58,7 @@ describe('clinic settings against a real HTTP server', { timeout: 30_000 }, () =
           timeZone: 'Europe/Madrid',
           language: 'es',
           uploads: settings.uploads,
+          visitLengths: settings.booking.visitLengths,
         },
       });
     api.routes['GET /api/v1/settings'] = (_request, response) => sendJson(response, 200, settings);
