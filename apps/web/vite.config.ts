@@ -18,6 +18,30 @@ export default defineConfig({
         moduleSideEffects: [{ test: /[\\/]packages[\\/]shared[\\/]src[\\/]/, sideEffects: false }],
         manualPureFunctions: ['z'],
       },
+      output: {
+        // Libraries every page or the sign-in page loads anyway get a chunk of their own each, so a
+        // release that changes only application code leaves them cached. Mantine is left to the
+        // default splitting: grouping it would pull components only the admin area uses into the
+        // first download.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/, priority: 3 },
+            { name: 'router', test: /[\\/]node_modules[\\/]react-router[\\/]/, priority: 2 },
+            { name: 'i18n', test: /[\\/]node_modules[\\/](i18next|react-i18next)[\\/]/, priority: 2 },
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 2 },
+            {
+              name: 'forms',
+              test: /[\\/]node_modules[\\/](react-hook-form|@hookform[\\/]resolvers)[\\/]/,
+              priority: 2,
+            },
+            {
+              name: 'query',
+              test: /[\\/]node_modules[\\/]@tanstack[\\/](query-core|react-query)[\\/]/,
+              priority: 2,
+            },
+          ],
+        },
+      },
     },
   },
   server: {

@@ -11,6 +11,7 @@ import {
   readStoredLanguage,
   startI18n,
   translate,
+  translationsBackend,
 } from './i18n';
 import { uiState } from './ui-state';
 
@@ -71,6 +72,10 @@ describe('startI18n against a real HTTP server', () => {
   beforeAll(async () => {
     server = await startTestServer((request, response) => {
       fetched.push(request.url);
+      if (request.url === '/assets/i18n/busy.json') {
+        response.writeHead(503).end();
+        return;
+      }
       const match = /^\/assets\/i18n\/(en|es)\.json$/.exec(request.url);
       if (!match) {
         response.writeHead(404).end();
@@ -121,5 +126,26 @@ describe('startI18n against a real HTTP server', () => {
     await vi.waitFor(() => expect(i18n.language).toBe('es'));
     expect(fetched).toEqual(['/assets/i18n/en.json', '/assets/i18n/es.json']);
     expect(i18n.t('common.ok')).toBe('Aceptar');
+  });
+
+  const read = (language: string) =>
+    new Promise<[unknown, unknown]>((resolve) => {
+      translationsBackend.read(language, 'translation', (error, data) => resolve([error, data]));
+    });
+
+  it('reads a file with fetch, asking i18next to try again only when that may help', async () => {
+    expect(await read('es')).toEqual([null, es]);
+    const [busy, retryBusy] = await read('busy');
+    expect(busy).toBeInstanceOf(Error);
+    expect(String(busy)).toContain('503');
+    expect(retryBusy).toBe(true);
+    const [missing, retryMissing] = await read('fr');
+    expect(missing).toBeInstanceOf(Error);
+    expect(retryMissing).toBe(false);
+    vi.spyOn(globalThis, 'fetch').mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    const [offline, retryOffline] = await read('en');
+    expect(String(offline)).toContain('Failed to fetch');
+    expect(retryOffline).toBe(true);
+    expect(fetched).toEqual(['/assets/i18n/es.json', '/assets/i18n/busy.json', '/assets/i18n/fr.json']);
   });
 });

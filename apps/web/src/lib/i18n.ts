@@ -1,6 +1,5 @@
 import { isLanguage, pickLanguage, supportedLanguages, type Language } from '@telemedicina/shared';
-import i18next, { type i18n as I18n, type ParseKeys } from 'i18next';
-import HttpBackend, { type HttpBackendOptions } from 'i18next-http-backend';
+import i18next, { type BackendModule, type i18n as I18n, type ParseKeys, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { uiState } from './ui-state';
 
@@ -17,6 +16,51 @@ export function translationsUrl(language: string): string {
     document.baseURI,
   ).href;
 }
+
+/** A translation file that could not be read; `retry` when trying again may help (network, 5xx, 429). */
+class TranslationsLoadError extends Error {
+  constructor(
+    message: string,
+    readonly retry: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The i18next backend: reads a language's file with `fetch` from `translationsUrl`. It is all the
+ * application used of i18next-http-backend, without its weight in the first download. A network
+ * failure or a 5xx/429 answer asks i18next to try again (it retries a few times, waiting between).
+ */
+export const translationsBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    fetch(translationsUrl(language), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+      .then(
+        (response) =>
+          response.ok
+            ? (response.json() as Promise<ResourceKey>)
+            : Promise.reject(
+                new TranslationsLoadError(
+                  `Loading ${response.url} failed (HTTP ${response.status})`,
+                  response.status >= 500 || response.status === 429,
+                ),
+              ),
+        (cause: unknown) =>
+          Promise.reject(
+            new TranslationsLoadError(cause instanceof Error ? cause.message : 'Network error', true),
+          ),
+      )
+      .then(
+        (resources) => callback(null, resources),
+        (error: unknown) =>
+          error instanceof TranslationsLoadError
+            ? callback(error, error.retry)
+            : callback(error instanceof Error ? error : new Error(String(error)), false),
+      );
+  },
+};
 
 /** The language chosen earlier with the switcher, if any and still supported. */
 export function readStoredLanguage(
@@ -85,9 +129,9 @@ export async function startI18n(): Promise<I18n> {
   const language = detectStartLanguage(readStoredLanguage(), navigator.language);
   const instance = i18next.createInstance();
   await instance
-    .use(HttpBackend)
+    .use(translationsBackend)
     .use(initReactI18next)
-    .init<HttpBackendOptions>({
+    .init({
       lng: language,
       supportedLngs: [...supportedLanguages],
       // Both files hold every key (a unit test checks it), so no fallback file is ever needed.
@@ -95,8 +139,8 @@ export async function startI18n(): Promise<I18n> {
       load: 'languageOnly',
       interpolation: { escapeValue: false },
       react: { useSuspense: false },
-      // The server answers the translation files with `Cache-Control: no-cache`, so a new release is picked up.
-      backend: { loadPath: (languages) => translationsUrl(languages[0] ?? language) },
+      // The server answers the translation files with `Cache-Control: no-cache`, so a new release is
+      // picked up; `translationsBackend` reads them.
     });
   // One application instance follows the shared language; starting again replaces it.
   unbindStarted?.();

@@ -42,8 +42,13 @@ export function timeZoneOptions(extra: readonly string[] = []): { value: string;
     : cachedOptions;
 }
 
-function toOption(zone: string, at: Date) {
+/** A zone's option label, "(GMT+01:00) Europe/Madrid" (the offset left out when unknown). */
+export function timeZoneLabel(zone: string, at: Date = new Date()): string {
   const offset = timeZoneOffset(zone, at);
   const name = zone.replaceAll('_', ' ');
-  return { value: zone, label: offset ? `(${offset}) ${name}` : name };
+  return offset ? `(${offset}) ${name}` : name;
+}
+
+function toOption(zone: string, at: Date) {
+  return { value: zone, label: timeZoneLabel(zone, at) };
 }

@@ -1,9 +1,8 @@
-import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Input.layer.css';
-import { Select, type SelectProps } from '@mantine/core';
-import { forwardRef, useMemo } from 'react';
+import { ComboboxChevron, TextInput, type SelectProps } from '@mantine/core';
+import { forwardRef, lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { timeZoneOptions } from '../../lib/time-zones';
+import { timeZoneLabel } from '../../lib/time-zones';
 
 export interface TimeZoneSelectProps extends Omit<
   SelectProps,
@@ -13,29 +12,44 @@ export interface TimeZoneSelectProps extends Omit<
   onChange: (zone: string) => void;
 }
 
+const LazyTimeZoneSelectField = lazy(async () => ({
+  default: (await import('./TimeZoneSelectField')).TimeZoneSelectField,
+}));
+
 /**
  * A searchable select of every IANA time zone, labelled "(GMT+01:00) Europe/Madrid"; the current
  * value is kept in the list even when the browser does not know it. Label defaults to "Time zone".
+ * The select itself is fetched when first shown (it is heavy and the sign-in page never needs it);
+ * meanwhile a read-only field with the same label and value holds its place.
  */
-export const TimeZoneSelect = forwardRef<HTMLInputElement, TimeZoneSelectProps>(function TimeZoneSelect(
-  { value, onChange, label, ...props },
-  ref,
-) {
-  const { t } = useTranslation();
-  const zones = useMemo(() => timeZoneOptions([value]), [value]);
-  return (
-    <Select
-      ref={ref}
-      label={label ?? t('auth.fields.timeZone')}
-      data={zones}
-      value={value}
-      onChange={(next) => onChange(next ?? '')}
-      searchable
-      limit={60}
-      allowDeselect={false}
-      nothingFoundMessage={t('auth.fields.timeZoneNone')}
-      comboboxProps={{ withinPortal: true }}
-      {...props}
-    />
-  );
-});
+export const TimeZoneSelect = forwardRef<HTMLInputElement, TimeZoneSelectProps>(
+  function TimeZoneSelect(props, ref) {
+    const { t } = useTranslation();
+    const { value, label, description, error, required, withAsterisk, disabled, size, className, style } =
+      props;
+    return (
+      <Suspense
+        fallback={
+          <TextInput
+            ref={ref}
+            label={label ?? t('auth.fields.timeZone')}
+            description={description}
+            error={error}
+            required={required}
+            withAsterisk={withAsterisk}
+            disabled={disabled}
+            size={size}
+            className={className}
+            style={style}
+            value={value ? timeZoneLabel(value) : ''}
+            rightSection={<ComboboxChevron size={size} error={error} />}
+            rightSectionPointerEvents="none"
+            readOnly
+          />
+        }
+      >
+        <LazyTimeZoneSelectField ref={ref} {...props} />
+      </Suspense>
+    );
+  },
+);
