@@ -57,6 +57,10 @@ import type { VisitDependencies } from './modules/visits/visit-context.js';
 import { resolveGuestSession } from './modules/visits/visit-guests.service.js';
 import { filterLiveGuestIds } from './modules/visits/visits.repository.js';
 import { visitsRoutes } from './modules/visits/visits.routes.js';
+import { diagnosesRoutes } from './modules/diagnoses/diagnoses.routes.js';
+import { loadDiagnosisCatalogue } from './modules/diagnoses/diagnoses.service.js';
+import { prescriptionsRoutes } from './modules/prescriptions/prescriptions.routes.js';
+import { recordsRoutes } from './modules/records/records.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -248,6 +252,8 @@ export async function buildApp({
     });
     await app.register(openApi, { version: serverVersion });
 
+    // The shipped diagnosis catalogue, written only when its content changed since the last start.
+    await loadDiagnosisCatalogue(db.db, now());
     const storage = createFileStorage(config.uploadsDir);
     await app.register(
       async (api) => {
@@ -272,6 +278,9 @@ export async function buildApp({
         await api.register(notificationsRoutes, { services });
         await api.register(waitlistRoutes, { services });
         await api.register(visitsRoutes, { deps: visitDeps });
+        await api.register(diagnosesRoutes, { services });
+        await api.register(prescriptionsRoutes, { services, storage });
+        await api.register(recordsRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

@@ -12,3 +12,5 @@ export * from './doctors.js';
 export * from './booking.js';
 export * from './notifications.js';
 export * from './visits.js';
+export * from './prescriptions.js';
+export * from './records.js';

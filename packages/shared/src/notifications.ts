@@ -10,6 +10,7 @@ export const notificationKinds = [
   'appointment.cancelled',
   'appointment.reminder',
   'waitlist.slotFreed',
+  'record.emergencyAccess',
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

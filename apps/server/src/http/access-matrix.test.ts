@@ -101,6 +101,27 @@ describe('authorization matrix', () => {
       'DELETE /api/v1/visits/:appointmentId/guests/:guestId',
       'POST /api/v1/visit-guests/redeem',
       'GET /api/v1/visit-guests/current',
+      // Diagnoses and prescriptions (issue 8)
+      'GET /api/v1/diagnoses',
+      'GET /api/v1/diagnoses/:code',
+      'POST /api/v1/patients/:patientId/prescriptions',
+      'GET /api/v1/patients/:patientId/prescriptions',
+      'GET /api/v1/prescriptions/:id',
+      'GET /api/v1/prescriptions/:id/pdf',
+      'POST /api/v1/prescriptions/:id/cancel',
+      'GET /api/v1/prescriptions/verify/:code',
+      // Patient chart (issue 8)
+      'GET /api/v1/patients',
+      'GET /api/v1/patients/:patientId/chart',
+      'PATCH /api/v1/patients/:patientId/profile',
+      'POST /api/v1/patients/:patientId/allergies',
+      'DELETE /api/v1/patients/:patientId/allergies/:entryId',
+      'POST /api/v1/patients/:patientId/conditions',
+      'DELETE /api/v1/patients/:patientId/conditions/:entryId',
+      'POST /api/v1/patients/:patientId/medications',
+      'DELETE /api/v1/patients/:patientId/medications/:entryId',
+      'POST /api/v1/patients/:patientId/emergency-access',
+      'GET /api/v1/me/record-access',
     ]) {
       expect(keys.has(route), route).toBe(true);
     }

@@ -17,6 +17,8 @@ const appointments = () => import('../features/appointments');
 const visit = () => import('../features/visit');
 const doctorSchedule = () => import('../features/doctor-schedule');
 const agenda = () => import('../features/agenda');
+const records = () => import('../features/records');
+const prescriptions = () => import('../features/prescriptions');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -114,6 +116,21 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({ Component: (await visit()).DeviceCheckPage }),
               },
               { path: 'waiting-room', lazy: async () => ({ Component: (await visit()).WaitingRoomPage }) },
+              {
+                path: 'patients/:patientId/prescriptions/new',
+                lazy: async () => ({ Component: (await prescriptions()).NewPrescriptionPage }),
+              },
+              {
+                path: 'prescriptions/:id',
+                lazy: async () => ({ Component: (await prescriptions()).PrescriptionPage }),
+              },
+              { path: 'patients', lazy: async () => ({ Component: (await records()).PatientsPage }) },
+              { path: 'patients/:patientId', lazy: async () => ({ Component: (await records()).ChartPage }) },
+              { path: 'my-record', lazy: async () => ({ Component: (await records()).MyRecordPage }) },
+              {
+                path: 'profile/record-access',
+                lazy: async () => ({ Component: (await records()).RecordAccessPage }),
+              },
               { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
               {
                 path: 'settings',
@@ -124,6 +141,8 @@ export const routes: RouteObject[] = [
         ],
       },
       { path: 'guest', lazy: async () => ({ Component: (await visit()).GuestPage }) },
+      { path: 'verify', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
+      { path: 'verify/:code', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
       { path: 'error-500', Component: ServerErrorPage },
       { path: '*', Component: NotFoundPage },
     ],

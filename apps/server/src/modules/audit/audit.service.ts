@@ -61,6 +61,16 @@ export const auditActions = [
   'visit.guest_admitted',
   'visit.guest_joined',
   'visit.guest_revoked',
+  // Prescriptions (issue 8): issued, viewed (JSON or PDF), cancelled, publicly verified
+  'prescription.issued',
+  'prescription.viewed',
+  'prescription.cancelled',
+  'prescription.verified',
+  // Patient chart (issue 8): every read and write, emergency access, the patients list
+  'patient.list_viewed',
+  'record.viewed',
+  'record.updated',
+  'record.emergency_access',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

@@ -331,6 +331,41 @@ describe('audited actions', () => {
       session: visitDoctor.token,
     });
     await send(app, 'POST', `/api/v1/visits/${visitId}/end`, { session: visitDoctor.token });
+    // Prescriptions (issue 8): issue, read, PDF, public verification, cancel.
+    const issued = await send(app, 'POST', `/api/v1/patients/${visitPatient.me.user.id}/prescriptions`, {
+      session: visitDoctor.token,
+      body: {
+        items: [
+          {
+            medication: 'Paracetamol 500 mg',
+            dose: '1',
+            route: 'oral',
+            frequency: 'c/8 h',
+            duration: '3 días',
+            quantity: '9',
+          },
+        ],
+      },
+    });
+    const prescription = issued.json<{ id: string; verificationCode: string }>();
+    await send(app, 'GET', `/api/v1/prescriptions/${prescription.id}`, { session: visitPatient.token });
+    await send(app, 'GET', `/api/v1/prescriptions/verify/${prescription.verificationCode}`);
+    await send(app, 'POST', `/api/v1/prescriptions/${prescription.id}/cancel`, {
+      session: visitDoctor.token,
+      body: { reason: 'Dosis equivocada' },
+    });
+    // Patient chart (issue 8): the list, a read, an edit, an emergency access.
+    const chartPatientId = visitPatient.me.user.id;
+    await send(app, 'GET', '/api/v1/patients', { session: visitDoctor.token });
+    await send(app, 'GET', `/api/v1/patients/${chartPatientId}/chart`, { session: visitDoctor.token });
+    await send(app, 'POST', `/api/v1/patients/${chartPatientId}/allergies`, {
+      session: visitDoctor.token,
+      body: { substance: 'Penicilina' },
+    });
+    await send(app, 'POST', `/api/v1/patients/${chartPatientId}/emergency-access`, {
+      session: (await signIn(app, bookingDoctor)).token,
+      body: { reason: 'Urgencia: paciente inconsciente, necesito sus alergias.' },
+    });
     await createAdmin(context.db, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',

@@ -4,6 +4,8 @@ import {
   IconClockHour4,
   IconComponents,
   IconDoorEnter,
+  IconFileText,
+  IconFirstAidKit,
   IconHistory,
   IconLayoutDashboard,
   IconMail,
@@ -21,6 +23,8 @@ export interface NavigationItem {
     | 'dashboard'
     | 'doctors'
     | 'appointments'
+    | 'patients'
+    | 'myRecord'
     | 'waitingRoom'
     | 'agenda'
     | 'schedule'
@@ -57,6 +61,13 @@ export const navigationItems: readonly NavigationItem[] = [
     icon: IconCalendarWeek,
     anyOf: ['visits.host', 'appointments.read.any'],
   },
+  {
+    key: 'patients',
+    to: '/admin/patients',
+    icon: IconFirstAidKit,
+    anyOf: ['records.read', 'patients.read.admin'],
+  },
+  { key: 'myRecord', to: '/admin/my-record', icon: IconFileText, anyOf: ['records.read.own'] },
   { key: 'schedule', to: '/admin/schedule', icon: IconClockHour4, anyOf: ['availability.manage.own'] },
   {
     key: 'waitingRoom',

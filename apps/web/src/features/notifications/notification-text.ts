@@ -17,6 +17,7 @@ const kindKeys = {
   'appointment.cancelled': 'cancelled',
   'appointment.reminder': 'reminder',
   'waitlist.slotFreed': 'slotFreed',
+  'record.emergencyAccess': 'emergencyAccess',
 } as const satisfies Record<NotificationKind, string>;
 
 const cancellers = ['patient', 'doctor', 'staff'] as const;
@@ -98,6 +99,12 @@ export function describeNotification(
         title: t('notifications.kinds.slotFreed.title'),
         body: t('notifications.kinds.slotFreed.body', { time }),
         link: pageOf('doctors', text(data, 'doctorId')),
+      };
+    case 'emergencyAccess':
+      return {
+        title: t('accessLog.notification.title'),
+        body: t('accessLog.notification.body', { time: at('grantedAt') ?? t('notifications.unknownTime') }),
+        link: '/admin/profile/record-access',
       };
   }
 }

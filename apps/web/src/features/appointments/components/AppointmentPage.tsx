@@ -7,6 +7,7 @@ import {
   IconCalendarPlus,
   IconCalendarTime,
   IconDeviceLaptop,
+  IconFileText,
   IconVideo,
   IconX,
 } from '@tabler/icons-react';
@@ -151,6 +152,17 @@ function AppointmentView() {
               {t('visit.checkDevices')}
             </Button>
           </>
+        ) : null}
+        {viewerId === item.doctor.id && permissions.includes('records.read') ? (
+          <Button
+            component={Link}
+            to={`/admin/patients/${item.patient.id}`}
+            variant="default"
+            leftSection={<IconFileText size={18} />}
+            data-testid="appointment-open-chart"
+          >
+            {t('records.openChart')}
+          </Button>
         ) : null}
         {item.status !== 'cancelled' ? (
           <Button

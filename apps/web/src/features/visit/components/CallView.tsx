@@ -13,11 +13,13 @@ import { useMediaQuery } from '@mantine/hooks';
 import {
   IconCamera,
   IconCameraRotate,
+  IconFileText,
   IconMaximize,
   IconMessage,
   IconMicrophone,
   IconMicrophoneOff,
   IconPhoneOff,
+  IconPrescription,
   IconScreenShare,
   IconScreenShareOff,
   IconUserPlus,
@@ -317,6 +319,19 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
             />
           </Indicator>
         ) : null}
+        {state.canHost ? (
+          <Button
+            component="a"
+            href={`/admin/patients/${encodeURIComponent(state.patient.id)}`}
+            target="_blank"
+            rel="noopener"
+            variant="white"
+            leftSection={<IconFileText size={18} />}
+            data-testid="visit-open-chart"
+          >
+            {t('records.openChart')}
+          </Button>
+        ) : null}
         {state.canInvite ? (
           <ControlButton
             label={t('visit.invite.open')}
@@ -324,6 +339,19 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
             testId="visit-invite"
             icon={<IconUserPlus size={20} />}
           />
+        ) : null}
+        {state.canHost ? (
+          <Button
+            component="a"
+            href={`/admin/patients/${encodeURIComponent(state.patient.id)}/prescriptions/new?appointmentId=${encodeURIComponent(state.appointmentId)}`}
+            target="_blank"
+            rel="noopener"
+            variant="white"
+            leftSection={<IconPrescription size={18} />}
+            data-testid="visit-prescribe"
+          >
+            {t('prescriptions.visitButton')}
+          </Button>
         ) : null}
         {state.canHost ? (
           <Button

@@ -1,0 +1,406 @@
+import {
+  aliasedTable,
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  ilike,
+  isNull,
+  max,
+  ne,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import {
+  appointments,
+  auditEvents,
+  diagnosisCodes,
+  emergencyAccesses,
+  patientAllergies,
+  patientConditions,
+  patientMedications,
+  patientProfiles,
+  prescriptionItems,
+  prescriptions,
+  users,
+} from '../../db/schema.js';
+import { likePattern } from '../email/email.repository.js';
+
+export type PatientProfileRow = typeof patientProfiles.$inferSelect;
+export type AllergyRow = typeof patientAllergies.$inferSelect;
+export type ConditionRow = typeof patientConditions.$inferSelect;
+export type MedicationRow = typeof patientMedications.$inferSelect;
+
+export interface PatientUserRow {
+  id: string;
+  name: string;
+  email: string;
+  phone: string | null;
+  dateOfBirth: string | null;
+  language: string;
+  roleKeys: string[];
+}
+
+/** The user behind a chart, only when they hold the patient role (anyone else has no chart). */
+export async function findPatientUser(db: Database, patientId: string): Promise<PatientUserRow | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      phone: users.phone,
+      dateOfBirth: users.dateOfBirth,
+      language: users.language,
+      roleKeys: users.roleKeys,
+    })
+    .from(users)
+    .where(and(eq(users.id, patientId), arrayContains(users.roleKeys, ['patient'])))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findPatientProfile(db: Database, patientId: string): Promise<PatientProfileRow | null> {
+  const [row] = await db.select().from(patientProfiles).where(eq(patientProfiles.userId, patientId)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * A page of patients: every patient (staff) or only those with a non-cancelled appointment with
+ * `doctorId` (the same rule as the care relationship), searched by name or email.
+ */
+export async function listPatients(
+  db: Database,
+  options: { doctorId: string | null; q: string | undefined; page: number; pageSize: number },
+): Promise<{ rows: (PatientUserRow & { lastVisitAt: Date | null })[]; total: number }> {
+  const lastVisit = db
+    .select({
+      patientUserId: appointments.patientUserId,
+      lastVisitAt: max(appointments.startsAt).as('last_visit_at'),
+    })
+    .from(appointments)
+    .where(
+      and(
+        ne(appointments.status, 'cancelled'),
+        options.doctorId === null ? undefined : eq(appointments.doctorUserId, options.doctorId),
+      ),
+    )
+    .groupBy(appointments.patientUserId)
+    .as('last_visit');
+  const conditions: (SQL | undefined)[] = [arrayContains(users.roleKeys, ['patient'])];
+  if (options.q !== undefined && options.q !== '') {
+    const pattern = likePattern(options.q);
+    conditions.push(or(ilike(users.name, pattern), ilike(users.email, pattern)));
+  }
+  const where = and(...conditions);
+  const base = db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      phone: users.phone,
+      dateOfBirth: users.dateOfBirth,
+      language: users.language,
+      roleKeys: users.roleKeys,
+      lastVisitAt: lastVisit.lastVisitAt,
+    })
+    .from(users);
+  const joined =
+    options.doctorId === null
+      ? base.leftJoin(lastVisit, eq(lastVisit.patientUserId, users.id))
+      : base.innerJoin(lastVisit, eq(lastVisit.patientUserId, users.id));
+  const rows = await joined
+    .where(where)
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(options.pageSize)
+    .offset((options.page - 1) * options.pageSize);
+  const totalQuery = db.select({ value: count() }).from(users);
+  const [total] =
+    options.doctorId === null
+      ? await totalQuery.where(where)
+      : await totalQuery.innerJoin(lastVisit, eq(lastVisit.patientUserId, users.id)).where(where);
+  return {
+    rows: rows.map((row) => ({
+      ...row,
+      lastVisitAt: row.lastVisitAt === null ? null : new Date(row.lastVisitAt),
+    })),
+    total: total?.value ?? 0,
+  };
+}
+
+const recorder = aliasedTable(users, 'recorder');
+const remover = aliasedTable(users, 'remover');
+
+export type WithPeople<T> = T & { recordedByName: string | null; removedByName: string | null };
+
+const allergyColumns = {
+  id: patientAllergies.id,
+  patientUserId: patientAllergies.patientUserId,
+  substance: patientAllergies.substance,
+  reaction: patientAllergies.reaction,
+  severity: patientAllergies.severity,
+  recordedByUserId: patientAllergies.recordedByUserId,
+  recordedAt: patientAllergies.recordedAt,
+  removedAt: patientAllergies.removedAt,
+  removedByUserId: patientAllergies.removedByUserId,
+};
+
+export async function listAllergies(
+  db: Database,
+  patientId: string,
+  includeRemoved: boolean,
+): Promise<WithPeople<AllergyRow>[]> {
+  return db
+    .select({
+      ...allergyColumns,
+      recordedByName: recorder.name,
+      removedByName: remover.name,
+    })
+    .from(patientAllergies)
+    .leftJoin(recorder, eq(recorder.id, patientAllergies.recordedByUserId))
+    .leftJoin(remover, eq(remover.id, patientAllergies.removedByUserId))
+    .where(
+      and(
+        eq(patientAllergies.patientUserId, patientId),
+        includeRemoved ? undefined : isNull(patientAllergies.removedAt),
+      ),
+    )
+    .orderBy(desc(patientAllergies.recordedAt), desc(patientAllergies.id));
+}
+
+export async function listConditions(
+  db: Database,
+  patientId: string,
+  includeRemoved: boolean,
+): Promise<(WithPeople<ConditionRow> & { nameEs: string | null; nameEn: string | null })[]> {
+  return db
+    .select({
+      id: patientConditions.id,
+      patientUserId: patientConditions.patientUserId,
+      diagnosisCode: patientConditions.diagnosisCode,
+      description: patientConditions.description,
+      status: patientConditions.status,
+      onsetDate: patientConditions.onsetDate,
+      recordedByUserId: patientConditions.recordedByUserId,
+      recordedAt: patientConditions.recordedAt,
+      removedAt: patientConditions.removedAt,
+      removedByUserId: patientConditions.removedByUserId,
+      nameEs: diagnosisCodes.nameEs,
+      nameEn: diagnosisCodes.nameEn,
+      recordedByName: recorder.name,
+      removedByName: remover.name,
+    })
+    .from(patientConditions)
+    .leftJoin(diagnosisCodes, eq(diagnosisCodes.code, patientConditions.diagnosisCode))
+    .leftJoin(recorder, eq(recorder.id, patientConditions.recordedByUserId))
+    .leftJoin(remover, eq(remover.id, patientConditions.removedByUserId))
+    .where(
+      and(
+        eq(patientConditions.patientUserId, patientId),
+        includeRemoved ? undefined : isNull(patientConditions.removedAt),
+      ),
+    )
+    .orderBy(desc(patientConditions.recordedAt), desc(patientConditions.id));
+}
+
+export async function listMedications(
+  db: Database,
+  patientId: string,
+  includeRemoved: boolean,
+): Promise<WithPeople<MedicationRow>[]> {
+  return db
+    .select({
+      id: patientMedications.id,
+      patientUserId: patientMedications.patientUserId,
+      name: patientMedications.name,
+      dose: patientMedications.dose,
+      frequency: patientMedications.frequency,
+      startedOn: patientMedications.startedOn,
+      stoppedOn: patientMedications.stoppedOn,
+      recordedByUserId: patientMedications.recordedByUserId,
+      recordedAt: patientMedications.recordedAt,
+      removedAt: patientMedications.removedAt,
+      removedByUserId: patientMedications.removedByUserId,
+      recordedByName: recorder.name,
+      removedByName: remover.name,
+    })
+    .from(patientMedications)
+    .leftJoin(recorder, eq(recorder.id, patientMedications.recordedByUserId))
+    .leftJoin(remover, eq(remover.id, patientMedications.removedByUserId))
+    .where(
+      and(
+        eq(patientMedications.patientUserId, patientId),
+        includeRemoved ? undefined : isNull(patientMedications.removedAt),
+      ),
+    )
+    .orderBy(desc(patientMedications.recordedAt), desc(patientMedications.id));
+}
+
+const doctor = aliasedTable(users, 'doctor');
+
+/** Every appointment of the patient, newest first (the clinic is one practice). */
+export async function listPatientVisits(db: Database, patientId: string, limit: number) {
+  return db
+    .select({
+      id: appointments.id,
+      startsAt: appointments.startsAt,
+      status: appointments.status,
+      reason: appointments.reason,
+      doctorId: appointments.doctorUserId,
+      doctorName: doctor.name,
+    })
+    .from(appointments)
+    .innerJoin(doctor, eq(doctor.id, appointments.doctorUserId))
+    .where(eq(appointments.patientUserId, patientId))
+    .orderBy(desc(appointments.startsAt))
+    .limit(limit);
+}
+
+export async function listPatientPrescriptions(db: Database, patientId: string, limit: number) {
+  return db
+    .select({
+      id: prescriptions.id,
+      issuedAt: prescriptions.issuedAt,
+      status: prescriptions.status,
+      doctorId: prescriptions.doctorUserId,
+      doctorName: doctor.name,
+      itemCount: sql<number>`(select count(*)::int from ${prescriptionItems} where ${prescriptionItems.prescriptionId} = ${prescriptions.id})`,
+    })
+    .from(prescriptions)
+    .innerJoin(doctor, eq(doctor.id, prescriptions.doctorUserId))
+    .where(eq(prescriptions.patientUserId, patientId))
+    .orderBy(desc(prescriptions.issuedAt))
+    .limit(limit);
+}
+
+export async function diagnosisCodeExists(db: Database, code: string): Promise<boolean> {
+  const [row] = await db
+    .select({ code: diagnosisCodes.code })
+    .from(diagnosisCodes)
+    .where(eq(diagnosisCodes.code, code))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function updateUserDemographics(
+  db: Database,
+  patientId: string,
+  values: { name?: string; phone?: string | null; dateOfBirth?: string | null },
+  now: Date,
+): Promise<void> {
+  if (Object.keys(values).length === 0) {
+    return;
+  }
+  await db
+    .update(users)
+    .set({ ...values, updatedAt: now })
+    .where(eq(users.id, patientId));
+}
+
+/** Creates the profile row on the first edit, updates it afterwards. */
+export async function upsertPatientProfile(
+  db: Database,
+  patientId: string,
+  values: Partial<Omit<PatientProfileRow, 'userId' | 'createdAt' | 'updatedAt'>>,
+  now: Date,
+): Promise<void> {
+  await db
+    .insert(patientProfiles)
+    .values({ userId: patientId, ...values, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({ target: patientProfiles.userId, set: { ...values, updatedAt: now } });
+}
+
+export async function insertAllergy(db: Database, values: typeof patientAllergies.$inferInsert) {
+  const [row] = await db.insert(patientAllergies).values(values).returning();
+  return row!;
+}
+
+export async function insertCondition(db: Database, values: typeof patientConditions.$inferInsert) {
+  const [row] = await db.insert(patientConditions).values(values).returning();
+  return row!;
+}
+
+export async function insertMedication(db: Database, values: typeof patientMedications.$inferInsert) {
+  const [row] = await db.insert(patientMedications).values(values).returning();
+  return row!;
+}
+
+const listTables = {
+  allergies: patientAllergies,
+  conditions: patientConditions,
+  medications: patientMedications,
+} as const;
+export type ChartListKind = keyof typeof listTables;
+
+/** Ends an entry of one of the lists (kept as history); false when there is no live entry of that patient. */
+export async function markListEntryRemoved(
+  db: Database,
+  kind: ChartListKind,
+  patientId: string,
+  entryId: string,
+  by: string,
+  now: Date,
+): Promise<boolean> {
+  const table = listTables[kind];
+  const rows = await db
+    .update(table)
+    .set({ removedAt: now, removedByUserId: by })
+    .where(and(eq(table.id, entryId), eq(table.patientUserId, patientId), isNull(table.removedAt)))
+    .returning({ id: table.id });
+  return rows.length > 0;
+}
+
+export async function findEmergencyReason(db: Database, accessId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ reason: emergencyAccesses.reason })
+    .from(emergencyAccesses)
+    .where(eq(emergencyAccesses.id, accessId))
+    .limit(1);
+  return row?.reason ?? null;
+}
+
+export async function insertEmergencyAccess(db: Database, values: typeof emergencyAccesses.$inferInsert) {
+  const [row] = await db.insert(emergencyAccesses).values(values).returning();
+  return row!;
+}
+
+const actor = aliasedTable(users, 'actor');
+
+/**
+ * The audit events about one patient's record: chart and prescription events target the patient
+ * (`patient`, id), so this is one look-up of the (target_type, target_id) index. Record and
+ * prescription actions only; the patient's own views are left out.
+ */
+export async function listRecordAccessEvents(
+  db: Database,
+  patientId: string,
+  options: { page: number; pageSize: number },
+) {
+  const where = and(
+    eq(auditEvents.targetType, 'patient'),
+    eq(auditEvents.targetId, patientId),
+    or(sql`${auditEvents.action} like 'record.%'`, sql`${auditEvents.action} like 'prescription.%'`),
+    sql`not (${auditEvents.action} = 'record.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
+  );
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      at: auditEvents.at,
+      action: auditEvents.action,
+      actorUserId: auditEvents.actorUserId,
+      actorName: actor.name,
+      actorRoleKeys: actor.roleKeys,
+      details: auditEvents.details,
+    })
+    .from(auditEvents)
+    .leftJoin(actor, eq(actor.id, auditEvents.actorUserId))
+    .where(where)
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .limit(options.pageSize)
+    .offset((options.page - 1) * options.pageSize);
+  const [total] = await db.select({ value: count() }).from(auditEvents).where(where);
+  return { rows, total: total?.value ?? 0 };
+}

@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { patientQueryKey } from './get-chart';
+
+export type ChartListKind = 'allergies' | 'conditions' | 'medications';
+
+/** `DELETE /patients/:patientId/{allergies|conditions|medications}/:entryId` → 204 (kept as history). */
+export async function removeChartEntry(
+  patientId: string,
+  kind: ChartListKind,
+  entryId: string,
+): Promise<void> {
+  await api.delete<unknown>(
+    `/patients/${encodeURIComponent(patientId)}/${kind}/${encodeURIComponent(entryId)}`,
+    { alertOnError: false },
+  );
+}
+
+export function useRemoveChartEntry(patientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ kind, entryId }: { kind: ChartListKind; entryId: string }) =>
+      removeChartEntry(patientId, kind, entryId),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+  });
+}

@@ -1,0 +1,113 @@
+import { Text } from '@mantine/core';
+import type { PatientSummary } from '@telemedicina/shared';
+import { useTranslation } from 'react-i18next';
+import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
+import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
+import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { formatDateTime } from '../../../lib/format';
+import { useMe } from '../../../lib/session';
+import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { useListParams } from '../../../lib/use-list-params';
+import { usePatients } from '../api/get-patients';
+import { formatCalendarDate } from './chart-format';
+
+/**
+ * `/admin/patients`: a doctor's own patients (records.read) or every patient for staff
+ * (patients.read.admin), searched by name or email, in the spec's pagination. A row opens the chart.
+ */
+export function PatientsPage() {
+  const { t } = useTranslation();
+  const isAllowed = useHasAnyPermission(['records.read', 'patients.read.admin']);
+  return (
+    <div className={pageClasses.page} data-testid="patients-page">
+      {isAllowed ? (
+        <PatientsList />
+      ) : (
+        <>
+          <SectionHeader title={t('admin.nav.patients')} description={t('records.list.description')} />
+          <SectionForbidden />
+        </>
+      )}
+    </div>
+  );
+}
+
+function PatientsList() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const timeZone = useMe().data?.user.timeZone;
+  const isStaff = useHasAnyPermission(['patients.read.admin']);
+  const params = useListParams({ sorts: ['name'], defaultSort: 'name' });
+  const result = usePatients({ page: params.query.page, pageSize: params.query.pageSize, q: params.query.q });
+
+  const columns: ListTableColumn<PatientSummary>[] = [
+    {
+      accessor: 'name',
+      title: t('records.list.columns.name'),
+      render: (patient) => (
+        <>
+          <Text fw={600} size="sm" data-testid="patient-row-name">
+            {patient.name}
+          </Text>
+          <Text size="xs" c="gray.7" hiddenFrom="sm">
+            {patient.email}
+          </Text>
+        </>
+      ),
+    },
+    {
+      accessor: 'email',
+      title: t('records.list.columns.email'),
+      visibleFrom: 'sm',
+      render: (patient) => <Text size="sm">{patient.email}</Text>,
+    },
+    {
+      accessor: 'dateOfBirth',
+      title: t('records.list.columns.dateOfBirth'),
+      visibleFrom: 'md',
+      render: (patient) => (
+        <Text size="sm">{patient.dateOfBirth ? formatCalendarDate(patient.dateOfBirth, language) : '—'}</Text>
+      ),
+    },
+    {
+      accessor: 'lastVisitAt',
+      title: t('records.list.columns.lastVisit'),
+      visibleFrom: 'xs',
+      render: (patient) => (
+        <Text size="sm">
+          {patient.lastVisitAt ? formatDateTime(patient.lastVisitAt, language, timeZone) : '—'}
+        </Text>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <SectionHeader
+        title={t('admin.nav.patients')}
+        description={isStaff ? t('records.list.descriptionStaff') : t('records.list.description')}
+      >
+        <ListSearchInput
+          params={params}
+          section={t('admin.nav.patients')}
+          placeholder={t('records.list.search')}
+        />
+      </SectionHeader>
+      <ListTable
+        label={t('admin.nav.patients')}
+        testId="patients-table"
+        records={result.data?.data}
+        total={result.data?.total}
+        columns={columns}
+        params={params}
+        isLoading={result.isPending}
+        isFetching={result.isFetching && !result.isPending}
+        error={result.isError ? result.error : undefined}
+        onRetry={() => void result.refetch()}
+        emptyText={t('records.list.empty')}
+        getRowHref={(patient) => `/admin/patients/${patient.id}`}
+      />
+    </>
+  );
+}

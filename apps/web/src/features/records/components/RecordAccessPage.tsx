@@ -1,0 +1,139 @@
+import '@mantine/core/styles/Badge.layer.css';
+import { Badge, Stack, Text } from '@mantine/core';
+import type { RecordAccessEntry } from '@telemedicina/shared';
+import { useTranslation } from 'react-i18next';
+import { ListTable, type ListTableColumn } from '../../../components/list-table';
+import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
+import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { formatDateTime } from '../../../lib/format';
+import { useMe } from '../../../lib/session';
+import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { useListParams } from '../../../lib/use-list-params';
+import { useRecordAccess } from '../api/get-record-access';
+
+const knownActions = [
+  'record.viewed',
+  'record.updated',
+  'record.emergency_access',
+  'prescription.issued',
+  'prescription.viewed',
+  'prescription.cancelled',
+] as const;
+const knownRoles = ['doctor', 'staff', 'admin', 'patient'] as const;
+const knownSections = ['chart', 'profile', 'allergies', 'conditions', 'medications'] as const;
+
+/**
+ * `/admin/profile/record-access`: the patient's access log — who viewed or changed their record
+ * and when, from the audit trail, newest first; emergency accesses with the doctor's reason.
+ */
+export function RecordAccessPage() {
+  const { t } = useTranslation();
+  const isAllowed = useHasAnyPermission(['records.read.own']);
+  return (
+    <div className={pageClasses.page} data-testid="record-access-page">
+      <SectionHeader title={t('accessLog.title')} description={t('accessLog.description')} />
+      {isAllowed ? <AccessLog /> : <SectionForbidden />}
+    </div>
+  );
+}
+
+function AccessLog() {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const timeZone = useMe().data?.user.timeZone;
+  const params = useListParams({ sorts: ['at'], defaultSort: 'at', defaultOrder: 'desc' });
+  const result = useRecordAccess({ page: params.query.page, pageSize: params.query.pageSize });
+
+  const actionText = (entry: RecordAccessEntry) => {
+    const action = knownActions.find((known) => known === entry.action);
+    const section = knownSections.find((known) => known === entry.section);
+    if (action === 'record.viewed' || action === 'record.updated') {
+      return t(`accessLog.actions.${action === 'record.viewed' ? 'viewed' : 'updated'}`, {
+        section: t(`accessLog.sections.${section ?? 'chart'}`),
+      });
+    }
+    if (action === 'record.emergency_access') {
+      return t('accessLog.actions.emergency');
+    }
+    if (action !== undefined) {
+      return t(
+        `accessLog.actions.${action.replace('prescription.', 'prescription_') as 'prescription_issued'}`,
+      );
+    }
+    return t('accessLog.actions.other');
+  };
+
+  const columns: ListTableColumn<RecordAccessEntry>[] = [
+    {
+      accessor: 'at',
+      title: t('accessLog.columns.when'),
+      visibleFrom: 'sm',
+      render: (entry) => (
+        <Text size="sm" data-testid="access-row-when">
+          {formatDateTime(entry.at, language, timeZone)}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'actor',
+      title: t('accessLog.columns.who'),
+      render: (entry) => {
+        const role = knownRoles.find((known) => known === entry.actor?.roleKey);
+        return (
+          <Stack gap={0}>
+            <Text size="sm" fw={600} data-testid="access-row-who">
+              {entry.actor?.name ?? t('accessLog.unknownActor')}
+            </Text>
+            {entry.actor ? (
+              <Text size="xs" c="gray.7">
+                {role ? t(`accessLog.roles.${role}`) : (entry.actor.roleKey ?? '')}
+              </Text>
+            ) : null}
+            <Text size="xs" c="gray.7" hiddenFrom="sm">
+              {formatDateTime(entry.at, language, timeZone)}
+            </Text>
+          </Stack>
+        );
+      },
+    },
+    {
+      accessor: 'action',
+      title: t('accessLog.columns.what'),
+      render: (entry) => (
+        <Stack gap={4} align="flex-start">
+          <Text size="sm" data-testid="access-row-what">
+            {actionText(entry)}
+          </Text>
+          {entry.isEmergency ? (
+            <Badge color="orange" variant="light" tt="none">
+              {t('accessLog.emergency')}
+            </Badge>
+          ) : null}
+          {entry.emergencyReason ? (
+            <Text size="xs" c="gray.7" data-testid="access-row-reason">
+              {t('accessLog.reason', { reason: entry.emergencyReason })}
+            </Text>
+          ) : null}
+        </Stack>
+      ),
+    },
+  ];
+
+  return (
+    <ListTable
+      label={t('accessLog.title')}
+      testId="record-access-table"
+      records={result.data?.data}
+      total={result.data?.total}
+      columns={columns}
+      params={params}
+      isLoading={result.isPending}
+      isFetching={result.isFetching && !result.isPending}
+      error={result.isError ? result.error : undefined}
+      onRetry={() => void result.refetch()}
+      emptyText={t('accessLog.empty')}
+      getRowId={(entry) => String(entry.id)}
+    />
+  );
+}
