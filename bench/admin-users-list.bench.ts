@@ -14,15 +14,13 @@
  * figure is one request's latency. Target (reported, not asserted): p95 under
  * 50 ms for every shape.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
+import { round, runStatement, runUnderSourceCondition, summarise } from './support/bench-kit.js';
 import type { DatabaseClient } from '../apps/server/src/db/client.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -50,24 +48,14 @@ const shapes: { label: string; query: string }[] = [
   { label: 'sort=status page 100', query: 'sort=status&page=100' },
 ];
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
   const { openDatabase } = await import('../apps/server/src/db/client.js');
   const { seedSystemData } = await import('../apps/server/src/db/seed.js');
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-bench-users-'));
-  await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${databaseName}"`);
+  await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  await runStatement(serverUrl, `CREATE DATABASE "${databaseName}"`);
   let db: DatabaseClient | null = null;
   try {
     db = await openDatabase({ kind: 'postgres', url: url.toString() });
@@ -83,7 +71,7 @@ async function main(): Promise<void> {
   } finally {
     await db?.close();
     if (!keepDatabase) {
-      await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     }
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -372,25 +360,4 @@ async function run(db: DatabaseClient, databaseUrl: string, dataDir: string): Pr
   }
 }
 
-function summarise(times: readonly number[]): { p50: number; p95: number; max: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
-  return { p50: at(0.5), p95: at(0.95), max: sorted.at(-1) ?? 0 };
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
-}
-
-// The server's modules import the shared package from source: run again under that condition.
-const sourceCondition = '--conditions=@telemedicina/source';
-if (!process.execArgv.includes(sourceCondition)) {
-  const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), {
-    execArgv: [...process.execArgv, sourceCondition],
-    stdio: 'inherit',
-  });
-  process.exitCode = await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-} else {
-  await main();
-}
+await runUnderSourceCondition(import.meta.url, main);

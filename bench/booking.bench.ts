@@ -24,16 +24,23 @@
  * asserted): zero 5xx, exactly one winner per contended slot, slot search p95
  * under 100 ms for 31 days.
  */
-import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import type { SlotsResponse } from '@telemedicina/shared';
-import pg from 'pg';
+import {
+  round as roundTo,
+  runStatement,
+  runUnderSourceCondition,
+  summarise,
+  type Figures,
+} from './support/bench-kit.js';
 import type { DatabaseClient } from '../apps/server/src/db/client.js';
+
+/** Booking figures print with two decimals. */
+const round = (value: number): number => roundTo(value, 2);
 
 const serverUrl =
   process.env.BENCH_DATABASE_URL ??
@@ -57,24 +64,14 @@ const visitMinutes = 30;
 const dayMs = 86_400_000;
 const slotSearchTargetMs = 100;
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
   const { openDatabase } = await import('../apps/server/src/db/client.js');
   const { seedSystemData } = await import('../apps/server/src/db/seed.js');
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-bench-booking-'));
-  await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${databaseName}"`);
+  await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  await runStatement(serverUrl, `CREATE DATABASE "${databaseName}"`);
   let db: DatabaseClient | null = null;
   try {
     db = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 20 });
@@ -84,29 +81,10 @@ async function main(): Promise<void> {
   } finally {
     await db?.close();
     if (!keepDatabase) {
-      await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+      await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     }
     await rm(dataDir, { recursive: true, force: true });
   }
-}
-
-interface Figures {
-  count: number;
-  p50: number;
-  p95: number;
-  p99: number;
-  max: number;
-}
-
-function summarise(times: readonly number[]): Figures {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? 0;
-  return { count: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), max: sorted.at(-1) ?? 0 };
-}
-
-function round(value: number): number {
-  return Math.round(value * 100) / 100;
 }
 
 /** Midnight UTC of the day `offset` days from today. */
@@ -466,14 +444,4 @@ async function run(db: DatabaseClient, databaseUrl: string, dataDir: string): Pr
   }
 }
 
-// The server's modules import the shared package from source: run again under that condition.
-const sourceCondition = '--conditions=@telemedicina/source';
-if (!process.execArgv.includes(sourceCondition)) {
-  const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), {
-    execArgv: [...process.execArgv, sourceCondition],
-    stdio: 'inherit',
-  });
-  process.exitCode = await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-} else {
-  await main();
-}
+await runUnderSourceCondition(import.meta.url, main);

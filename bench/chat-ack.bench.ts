@@ -19,7 +19,6 @@
  * echoes. The issue sets no number: the figure to watch is the ratio to the
  * bare echo, and the p99 itself (a person notices a chat lag from ~100 ms).
  */
-import { fork } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
@@ -27,11 +26,10 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
-import pg from 'pg';
 import { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
+import { round, runStatement, runUnderSourceCondition, summarise } from './support/bench-kit.js';
 import type { DatabaseClient } from '../apps/server/src/db/client.js';
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -48,16 +46,6 @@ interface Client {
   appointmentId: string;
 }
 
-async function admin(statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
-
 async function main(): Promise<void> {
   const started = performance.now();
   const { openDatabase } = await import('../apps/server/src/db/client.js');
@@ -65,8 +53,8 @@ async function main(): Promise<void> {
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-bench-chat-'));
-  await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
-  await admin(`CREATE DATABASE "${databaseName}"`);
+  await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+  await runStatement(serverUrl, `CREATE DATABASE "${databaseName}"`);
   let db: DatabaseClient | null = null;
   try {
     db = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 10 });
@@ -80,7 +68,7 @@ async function main(): Promise<void> {
     await run(db, url.toString(), dataDir, tokens);
   } finally {
     await db?.close();
-    await admin(`DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await runStatement(serverUrl, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
     await rm(dataDir, { recursive: true, force: true });
   }
   console.log(`(whole run ${((performance.now() - started) / 1000).toFixed(1)} s)`);
@@ -336,25 +324,4 @@ async function run(
   }
 }
 
-function summarise(times: readonly number[]): { p50: number; p99: number; max: number } {
-  const sorted = [...times].sort((a, b) => a - b);
-  const at = (fraction: number) =>
-    sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? 0;
-  return { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
-}
-
-function round(value: number): number {
-  return Math.round(value * 10) / 10;
-}
-
-// The server's modules import the shared package from source: run again under that condition.
-const sourceCondition = '--conditions=@telemedicina/source';
-if (!process.execArgv.includes(sourceCondition)) {
-  const child = fork(fileURLToPath(import.meta.url), process.argv.slice(2), {
-    execArgv: [...process.execArgv, sourceCondition],
-    stdio: 'inherit',
-  });
-  process.exitCode = await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
-} else {
-  await main();
-}
+await runUnderSourceCondition(import.meta.url, main);

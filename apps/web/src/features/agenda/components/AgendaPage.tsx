@@ -32,7 +32,7 @@ import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { todayIn } from '../../../lib/zoned-time';
 import { useAgendaAppointments } from '../api/get-agenda-appointments';
 import { useAgendaDoctor } from '../api/get-agenda-doctor';
-import { useDoctorOptions } from '../api/get-doctor-options';
+import { useDoctorOptions } from '../../../lib/doctor-options';
 import { useFreeSlots } from '../api/get-free-slots';
 import { fetchWindow, readAgendaDate, shiftDate, visibleDays, type AgendaView } from '../agenda-layout';
 import { AgendaGrid } from './AgendaGrid';

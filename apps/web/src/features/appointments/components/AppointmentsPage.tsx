@@ -19,7 +19,7 @@ import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { addCalendarDays, isCalendarDate, zonedInstant } from '../../../lib/zoned-time';
 import { useAppointments } from '../api/appointments';
-import { useDoctorOptions } from '../api/get-doctor-options';
+import { useDoctorOptions } from '../../../lib/doctor-options';
 import { AppointmentStatusBadge } from './AppointmentStatusBadge';
 import classes from './Appointments.module.css';
 

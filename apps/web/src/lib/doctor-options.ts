@@ -1,9 +1,9 @@
 import { doctorDirectoryPageSchema } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { parseAnswer } from '../../../lib/parse-answer';
+import { api } from './api-client';
+import { parseAnswer } from './parse-answer';
 
-/** The doctors a staff member may pick for the agenda (`GET /doctors`, by name, up to 100). */
+/** The doctors staff pick from (agenda, appointment filters) (`GET /doctors`, by name, up to 100). */
 export async function getDoctorOptions(signal?: AbortSignal): Promise<{ id: string; name: string }[]> {
   const body = await api.get<unknown>('/doctors', {
     query: { page: 1, pageSize: 100, sort: 'name', order: 'asc' },
