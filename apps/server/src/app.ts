@@ -58,7 +58,6 @@ import { resolveGuestSession } from './modules/visits/visit-guests.service.js';
 import { filterLiveGuestIds } from './modules/visits/visits.repository.js';
 import { visitsRoutes } from './modules/visits/visits.routes.js';
 import { diagnosesRoutes } from './modules/diagnoses/diagnoses.routes.js';
-import { loadDiagnosisCatalogue } from './modules/diagnoses/diagnoses.service.js';
 import { prescriptionsRoutes } from './modules/prescriptions/prescriptions.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
 
@@ -252,8 +251,6 @@ export async function buildApp({
     });
     await app.register(openApi, { version: serverVersion });
 
-    // The shipped diagnosis catalogue, written only when its content changed since the last start.
-    await loadDiagnosisCatalogue(db.db, now());
     const storage = createFileStorage(config.uploadsDir);
     await app.register(
       async (api) => {

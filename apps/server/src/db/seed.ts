@@ -2,6 +2,7 @@ import { systemRoles, type SystemRoleKey } from '@telemedicina/shared';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config/config.js';
 import { createPasswordHasher } from '../lib/passwords.js';
+import { loadDiagnosisCatalogue } from '../modules/diagnoses/diagnoses.service.js';
 import { addDays, calendarDateIn } from '../modules/settings/clinic-dates.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
@@ -260,7 +261,7 @@ function offsetMs(instant: Date, timeZone: string): number {
 const systemGrantsKey = 'seed.systemRoleGrants';
 
 /**
- * Data every installation needs, applied at each start (idempotent): the four
+ * Data every installation needs, applied at each start (idempotent): the diagnosis catalogue and the four
  * system roles with their grants. A grant is added once — when the role is
  * created or when a new catalogue version introduces it — and never again,
  * so an administrator who removes a grant from a system role keeps it removed.
@@ -294,6 +295,8 @@ export async function seedSystemData(db: Database, now: Date): Promise<void> {
       .values({ key: systemGrantsKey, value, updatedAt: now })
       .onConflictDoUpdate({ target: appMeta.key, set: { value, updatedAt: now } });
   });
+  // Reference data shipped with the project: the diagnosis catalogue (written only when it changed).
+  await loadDiagnosisCatalogue(db, now);
 }
 
 /** True once the demo data was created in this database (even if later edited or deleted). */
