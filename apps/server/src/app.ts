@@ -187,6 +187,10 @@ export async function buildApp({
     onConnection: (socket, io) => registerVisitEvents(socket, io, visitDeps, app.log),
   });
   realtimeServer = realtime;
+  // Rooms shared through Redis before any client connects (when REDIS_URL is set and reachable).
+  if (!(await realtime.adapterReady) && config.redisUrl !== null) {
+    app.log.warn('Redis unreachable at start: real-time rooms are not shared until it is');
+  }
   app.decorate('realtime', realtime);
 
   // Graceful close. Node's server.close() only drops connections idle at that

@@ -63,6 +63,11 @@ export interface RealtimeServer {
    * and guests were found ended.
    */
   sweepExpiredSessions(): Promise<number>;
+  /**
+   * With REDIS_URL: resolves true once rooms are shared through Redis, false when Redis could not be
+   * reached at start (the instance then works alone until it can). Without: resolves false.
+   */
+  readonly adapterReady: Promise<boolean>;
   /** Disconnects every client and closes the separate server. Idempotent. */
   close(): Promise<void>;
 }
@@ -100,6 +105,7 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
   });
   const io: TypedServer = new Server({ path: realtimePath, serveClient: false });
   const redisClients: Redis[] = [];
+  let adapterReady: Promise<boolean> = Promise.resolve(false);
   if (options.redis) {
     const pub = new Redis(options.redis.url, { connectTimeout: 2_000, maxRetriesPerRequest: 2 });
     const sub = pub.duplicate();
@@ -107,7 +113,19 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
       client.on('error', (error: Error) => options.logger.warn({ err: error }, 'redis (real-time) error'));
       redisClients.push(client);
     }
-    io.adapter(createAdapter(pub, sub, { key: options.redis.key ?? 'telemedicina:socket.io' }));
+    const key = options.redis.key ?? 'telemedicina:socket.io';
+    // The adapter subscribes at once and does not handle a refused subscription: it is installed
+    // only once the subscriber is connected. Until then (Redis down at start) this instance works on
+    // its own; when Redis arrives, local clients are disconnected so they reconnect and rejoin their
+    // rooms on the shared adapter.
+    adapterReady = new Promise<boolean>((resolve) => {
+      sub.once('ready', () => {
+        io.adapter(createAdapter(pub, sub, { key }));
+        io.local.disconnectSockets(false);
+        resolve(true);
+      });
+      sub.once('error', () => resolve(false));
+    });
   }
   io.bind(engine);
   engine.attach(options.mainServer, { path: realtimePath });
@@ -193,6 +211,7 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
   return {
     io,
     separateServer,
+    adapterReady,
     separatePort: () => {
       const address = separateServer?.address();
       return address !== null && typeof address === 'object' ? address.port : null;

@@ -247,6 +247,8 @@ function WeeklyHoursEditor({ doctorId, saved }: { doctorId: string; saved: Avail
                     size="compact-sm"
                     variant="subtle"
                     leftSection={<IconCopy size={14} />}
+                    // Long labels wrap on a phone instead of being cut.
+                    styles={{ root: { height: 'auto', minHeight: 26 }, label: { whiteSpace: 'normal' } }}
                     onClick={() => change(copyMondayToWeekdays(week))}
                     data-testid="schedule-copy-monday"
                   >
