@@ -13,7 +13,7 @@ import {
   createMedicationRequestSchema,
 } from '@telemedicina/shared';
 import type { ReactNode } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { AppModal } from '../../../components/modal/AppModal';
@@ -87,16 +87,9 @@ function AllergyForm({ patientId, onDone }: { patientId: string; onDone: () => v
     defaultValues: { substance: '', reaction: '', severity: 'unknown' },
   });
   const { errors } = form.formState;
-  const handleSubmit = form.handleSubmit(async (values) => {
-    try {
-      await add.mutateAsync(values);
-      onDone();
-    } catch (error) {
-      if (!applyServerFieldErrors(error, form.setError, ['substance', 'reaction', 'severity'])) {
-        publishApiErrorAlert(error);
-      }
-    }
-  });
+  const handleSubmit = form.handleSubmit(
+    saveThen(add.mutateAsync, form.setError, ['substance', 'reaction', 'severity'], onDone),
+  );
   return (
     <FormShell onSubmit={() => void handleSubmit()}>
       <TextInput
@@ -134,18 +127,9 @@ function ConditionForm({ patientId, onDone }: { patientId: string; onDone: () =>
     defaultValues: { description: '', diagnosisCode: '', status: 'active', onsetDate: null },
   });
   const { errors } = form.formState;
-  const handleSubmit = form.handleSubmit(async (values) => {
-    try {
-      await add.mutateAsync(values);
-      onDone();
-    } catch (error) {
-      if (
-        !applyServerFieldErrors(error, form.setError, ['description', 'diagnosisCode', 'status', 'onsetDate'])
-      ) {
-        publishApiErrorAlert(error);
-      }
-    }
-  });
+  const handleSubmit = form.handleSubmit(
+    saveThen(add.mutateAsync, form.setError, ['description', 'diagnosisCode', 'status', 'onsetDate'], onDone),
+  );
   return (
     <FormShell onSubmit={() => void handleSubmit()}>
       <TextInput
@@ -191,18 +175,9 @@ function MedicationForm({ patientId, onDone }: { patientId: string; onDone: () =
     defaultValues: { name: '', dose: '', frequency: '', startedOn: null, stoppedOn: null },
   });
   const { errors } = form.formState;
-  const handleSubmit = form.handleSubmit(async (values) => {
-    try {
-      await add.mutateAsync(values);
-      onDone();
-    } catch (error) {
-      if (
-        !applyServerFieldErrors(error, form.setError, ['name', 'dose', 'frequency', 'startedOn', 'stoppedOn'])
-      ) {
-        publishApiErrorAlert(error);
-      }
-    }
-  });
+  const handleSubmit = form.handleSubmit(
+    saveThen(add.mutateAsync, form.setError, ['name', 'dose', 'frequency', 'startedOn', 'stoppedOn'], onDone),
+  );
   const asDate = { setValueAs: (value: string) => (value === '' ? null : value) };
   return (
     <FormShell onSubmit={() => void handleSubmit()}>
@@ -243,4 +218,26 @@ function MedicationForm({ patientId, onDone }: { patientId: string; onDone: () =
       <Buttons isPending={add.isPending} onCancel={onDone} />
     </FormShell>
   );
+}
+
+/**
+ * The submit of each form: save, then close; a refusal shows on the fields it names, anything else
+ * in the message dialog.
+ */
+function saveThen<T extends FieldValues, V>(
+  save: (values: V) => Promise<unknown>,
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+  onDone: () => void,
+): (values: V) => Promise<void> {
+  return async (values) => {
+    try {
+      await save(values);
+      onDone();
+    } catch (error) {
+      if (!applyServerFieldErrors(error, setError, fields)) {
+        publishApiErrorAlert(error);
+      }
+    }
+  };
 }
