@@ -19,3 +19,4 @@ export * from './tables/files.js';
 export * from './tables/identity.js';
 export * from './tables/visits.js';
 export * from './tables/records.js';
+export * from './tables/notes.js';
