@@ -49,6 +49,10 @@ export const errorCodes = [
   'VISIT_ENDED',
   'GUEST_LINK_EXPIRED',
   'GUEST_LINK_USED',
+  // Clinical record (issue 8)
+  'NOTE_SIGNED',
+  'NOTE_NOT_SIGNED',
+  'NOTE_VERSION_CONFLICT',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

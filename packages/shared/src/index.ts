@@ -14,3 +14,4 @@ export * from './notifications.js';
 export * from './visits.js';
 export * from './prescriptions.js';
 export * from './records.js';
+export * from './notes.js';
