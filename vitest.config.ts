@@ -5,7 +5,7 @@ const sharedSource = fileURLToPath(new URL('./packages/shared/src/index.ts', imp
 const alias = { '@telemedicina/shared': sharedSource };
 
 /**
- * One vitest run, four projects. Unit and integration suites run in parallel
+ * One vitest run, five projects. Unit and integration suites run in parallel
  * files; e2e drives Debian's Chromium against the built server.
  */
 export default defineConfig({
@@ -33,6 +33,20 @@ export default defineConfig({
         },
       },
       './apps/web/vitest.config.ts',
+      {
+        resolve: { alias },
+        test: {
+          // Whole-system suites (issue 9): real server processes killed, restarted and scaled out
+          // on PostgreSQL and Redis. Run by `npm test` when TEST_SYSTEM=1 (.ci/run sets it).
+          name: 'system',
+          root: './system',
+          environment: 'node',
+          include: ['**/*.system.ts'],
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
       {
         resolve: { alias },
         test: {

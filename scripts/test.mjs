@@ -2,7 +2,8 @@
 //   1. static checks (typecheck, lint, translation keys)   2. build
 //   3. unit + integration suites (shared, server on PGlite, web under jsdom)
 //   4. the server suite again on real PostgreSQL when TEST_DATABASE_URL is set
-//   5. browser journeys in Debian's Chromium against the built server
+//   5. whole-system suites (crash, scale-out) with TEST_SYSTEM=1
+//   6. browser journeys in Debian's Chromium against the built server
 // It ends with the line `N passed, N failed` and a non-zero exit on any failure.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +79,10 @@ if (wants('unit') && process.env.TEST_DATABASE_URL) {
   await vitest('server-postgres', ['--project', 'server'], {
     TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
   });
+}
+// Whole-system suites need built servers, PostgreSQL and Redis: CI sets TEST_SYSTEM=1.
+if (wants('system') && process.env.TEST_SYSTEM === '1' && buildOk) {
+  await vitest('system', ['--project', 'system']);
 }
 if (wants('e2e')) {
   let chromiumReady = false;
