@@ -70,6 +70,13 @@ function openPostgres(options: Extract<OpenDatabaseOptions, { kind: 'postgres' }
   });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it kills the process.
   pool.on('error', (error) => options.onPoolError?.(error));
+  // A checked-out client (inside a transaction) has no listener of the pool's: when PostgreSQL ends
+  // its connection (restart, pg_terminate_backend, network cut) it emits 'error' itself, which
+  // would kill the process too. Its queries fail on their own (and it is not reused), so reporting
+  // is enough.
+  pool.on('connect', (client) => {
+    client.on('error', (error) => options.onPoolError?.(error));
+  });
   const db = drizzleNodePg({ client: pool, ...drizzleOptions });
   let closing: Promise<void> | null = null;
   return {
