@@ -33,6 +33,16 @@ function addTestRoutes(testApp: App): void {
   testApp.get('/api/v1/test/crash', { config }, () => {
     throw new Error('connect ECONNREFUSED postgres://admin:s3cret@db:5432');
   });
+  testApp.get('/api/v1/test/database-down', { config }, () => {
+    // What node-postgres throws (wrapped by drizzle) when PostgreSQL refuses or ends the connection.
+    const cause = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432 user=admin password=s3cret'), {
+      code: 'ECONNREFUSED',
+    });
+    throw new Error('Failed query: select * from sessions where id = $1', { cause });
+  });
+  testApp.get('/api/v1/test/database-restarting', { config }, () => {
+    throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+  });
   testApp.get(
     '/api/v1/test/limited',
     { config: { ...config, rateLimit: { max: 2, timeWindow: 60_000 } } },
@@ -161,6 +171,19 @@ describe('error answers', () => {
     expect(body.error.code).toBe('INTERNAL_ERROR');
     expect(response.body).not.toMatch(/s3cret|ECONNREFUSED|postgres|stack|at /);
     expect(body.error.details).toBeUndefined();
+  });
+
+  it('answers a database outage with 503 SERVICE_UNAVAILABLE and leaks nothing', async () => {
+    for (const url of ['/api/v1/test/database-down', '/api/v1/test/database-restarting']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(503);
+      const body = errorResponseSchema.parse(response.json());
+      expect(body.error).toEqual({
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'The database is not reachable. Try again shortly.',
+      });
+      expect(response.body).not.toMatch(/s3cret|ECONNREFUSED|sessions|administrator|10\.0\.0\.5|at /);
+    }
   });
 });
 

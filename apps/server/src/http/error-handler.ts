@@ -2,6 +2,7 @@ import type { ErrorCode, ErrorResponse, ValidationIssue, ValidationLocation } fr
 import { validationLocations } from '@telemedicina/shared';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../lib/app-error.js';
+import { isDatabaseUnavailable, isInvalidInputValue } from '../lib/database-errors.js';
 
 const codeByStatus: Partial<Record<number, ErrorCode>> = {
   400: 'VALIDATION_FAILED',
@@ -25,6 +26,7 @@ const messageByCode: Partial<Record<ErrorCode, string>> = {
   UNSUPPORTED_MEDIA_TYPE: 'This content type is not accepted.',
   UNPROCESSABLE: 'The request cannot be processed.',
   RATE_LIMITED: 'Too many requests. Try again later.',
+  SERVICE_UNAVAILABLE: 'The database is not reachable. Try again shortly.',
   INTERNAL_ERROR: 'Something went wrong on the server.',
 };
 
@@ -35,8 +37,9 @@ interface ErrorAnswer {
 
 /**
  * Maps any error to the project's error shape and status. Expected errors
- * ({@link AppError}, validation, fastify's 4xx) keep their meaning; everything
- * else is a 500 whose message never reveals internals.
+ * ({@link AppError}, validation, fastify's 4xx) keep their meaning; a database
+ * that cannot be reached is a 503 SERVICE_UNAVAILABLE; everything else is a 500.
+ * Neither message ever reveals internals.
  */
 export function toErrorAnswer(error: FastifyError | Error): ErrorAnswer {
   if (isAppError(error)) {
@@ -61,6 +64,18 @@ export function toErrorAnswer(error: FastifyError | Error): ErrorAnswer {
     const message = isFastifyOwn ? fastifyError.message : (messageByCode[code] ?? fastifyError.message);
     return answer(statusCode, code, message);
   }
+  // A value the database cannot take (a NUL character in text…) came from the request.
+  if (isInvalidInputValue(error)) {
+    return answer(400, 'VALIDATION_FAILED', messageByCode.VALIDATION_FAILED!);
+  }
+  // A multipart body the parser cannot read (no or an over-long boundary, cut short).
+  if (isMalformedMultipart(error)) {
+    return answer(400, 'VALIDATION_FAILED', 'The multipart/form-data body is malformed.');
+  }
+  // An outage, not a bug: the same request works again once the pool has reconnected.
+  if (isDatabaseUnavailable(error)) {
+    return answer(503, 'SERVICE_UNAVAILABLE', messageByCode.SERVICE_UNAVAILABLE!);
+  }
   return answer(500, 'INTERNAL_ERROR', messageByCode.INTERNAL_ERROR!);
 }
 
@@ -81,6 +96,21 @@ export function routeNotFound(request: FastifyRequest): ErrorResponse {
   return {
     error: { code: 'ROUTE_NOT_FOUND', message: `No route for ${request.method} ${path}.` },
   };
+}
+
+/** The multipart parser's (busboy's) errors carry no status; their messages are all it gives. */
+const malformedMultipartMessages = [
+  'Multipart: Boundary not found',
+  'Unexpected end of multipart data',
+  'The needle cannot',
+  'Unsupported Content-Type.',
+];
+
+function isMalformedMultipart(error: Error): boolean {
+  return (
+    malformedMultipartMessages.some((message) => error.message.startsWith(message)) ||
+    error.message.endsWith('terminated early due to unexpected end of multipart data')
+  );
 }
 
 function answer(statusCode: number, code: ErrorCode, message: string, details?: unknown): ErrorAnswer {

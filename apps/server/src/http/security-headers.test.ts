@@ -24,7 +24,9 @@ function directives(header: string | string[] | number | undefined): Map<string,
 }
 
 const permissionsPolicy =
-  'camera=(self), microphone=(self), display-capture=(self), fullscreen=(self), geolocation=(), payment=(), usb=()';
+  'camera=(self), microphone=(self), display-capture=(self), fullscreen=(self), geolocation=(), payment=(), usb=(), ' +
+  'accelerometer=(), gyroscope=(), magnetometer=(), hid=(), serial=(), midi=(), idle-detection=(), ' +
+  'xr-spatial-tracking=(), browsing-topics=()';
 
 describe('security headers', () => {
   it.each(['/', '/admin/x', '/api/v1/docs/'])('give the page %s a strict document policy', async (url) => {
@@ -114,5 +116,73 @@ describe('security headers in production', () => {
   it.each(['/', '/api/v1/health'])('send HSTS on %s', async (url) => {
     const response = await production.app.inject({ method: 'GET', url });
     expect(response.headers['strict-transport-security']).toMatch(/^max-age=31536000; includeSubDomains/);
+  });
+});
+
+describe('security header policies, directive by directive', () => {
+  let production: TestContext;
+
+  beforeAll(async () => {
+    production = await createTestContext({
+      config: { nodeEnv: 'production', isProduction: true, publicOrigin: 'https://clinic.example.org' },
+    });
+  });
+
+  afterAll(async () => {
+    await production?.close();
+  });
+
+  const everyAnswer = ['/', '/admin/patients', '/api/v1/docs/', '/api/v1/health', '/api/v1/nope'];
+
+  it.each(everyAnswer)(
+    'never allow inline or evaluated script on %s, in development or production',
+    async (url) => {
+      for (const app of [context.app, production.app]) {
+        const response = await app.inject({ method: 'GET', url });
+        const header = String(response.headers['content-security-policy']);
+        expect(header).not.toContain("'unsafe-eval'");
+        expect(header).not.toContain("'unsafe-hashes'");
+        expect(header).not.toMatch(/\*(?:;|$| )/);
+        const csp = directives(header);
+        const scriptSources = csp.get('script-src') ?? csp.get('default-src') ?? [];
+        expect(scriptSources).not.toContain("'unsafe-inline'");
+        expect(
+          scriptSources.filter((source) => source.startsWith('data:') || source.startsWith('http')),
+        ).toEqual([]);
+        expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['referrer-policy']).toBe('no-referrer');
+      }
+    },
+  );
+
+  it.each(everyAnswer)(
+    'allow camera and microphone only to the app itself on %s, and deny the other powerful features',
+    async (url) => {
+      const response = await context.app.inject({ method: 'GET', url });
+      const features = new Map(
+        String(response.headers['permissions-policy'])
+          .split(',')
+          .map((item) => item.trim().split('=') as [string, string]),
+      );
+      expect(features.get('camera')).toBe('(self)');
+      expect(features.get('microphone')).toBe('(self)');
+      for (const [feature, allowlist] of features) {
+        // Nothing is open to other origins.
+        expect(['(self)', '()'], feature).toContain(allowlist);
+      }
+      for (const feature of ['geolocation', 'payment', 'usb', 'serial', 'hid', 'midi', 'accelerometer']) {
+        expect(features.get(feature), feature).toBe('()');
+      }
+    },
+  );
+
+  it('send HSTS only in production (from NODE_ENV), on pages and API answers alike', async () => {
+    for (const url of everyAnswer) {
+      const development = await context.app.inject({ method: 'GET', url });
+      expect(development.headers['strict-transport-security'], url).toBeUndefined();
+      const secure = await production.app.inject({ method: 'GET', url });
+      expect(secure.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+    }
   });
 });

@@ -19,6 +19,16 @@ export const permissionsPolicy = [
   'geolocation=()',
   'payment=()',
   'usb=()',
+  // Powerful features the app never uses: denied outright (unlisted ones default to the page's origin).
+  'accelerometer=()',
+  'gyroscope=()',
+  'magnetometer=()',
+  'hid=()',
+  'serial=()',
+  'midi=()',
+  'idle-detection=()',
+  'xr-spatial-tracking=()',
+  'browsing-topics=()',
 ].join(', ');
 
 const hostnamePattern = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])$/;

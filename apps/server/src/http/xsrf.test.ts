@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../app.js';
+import { createUser, signIn } from '../test/factories.js';
 import { createTestContext, parseSetCookie, type TestContext } from '../test/test-context.js';
 
 let context: TestContext;
@@ -221,5 +222,58 @@ describe('XSRF cookie Secure flag', () => {
     } finally {
       await secure.close();
     }
+  });
+});
+
+/**
+ * Generated from the route registry: every unsafe method on every API route,
+ * sent by a signed-in user who holds every role (so neither authentication
+ * nor the access check is what refuses it), is refused with 403
+ * XSRF_TOKEN_INVALID without the header and with a mismatched one — and
+ * nothing happens: the session that sent them is still alive (logout and
+ * session revocation were among them).
+ */
+describe('XSRF check on every unsafe route of the registry', () => {
+  const unsafe = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+  const concreteUrl = (pattern: string): string =>
+    pattern.replaceAll(/:[A-Za-z]+/g, '0b8a1c3e-5d2f-4a6b-8c9d-0e1f2a3b4c5d').replace(/\*$/, 'x');
+
+  it('refuses each without the header and with a mismatched one, and nothing happens', async () => {
+    const user = await createUser(app, { roles: ['admin', 'doctor', 'staff', 'patient'] });
+    const { token: session } = await signIn(app, user);
+    const routes = app.accessRegistry.filter((entry) => unsafe.has(entry.method));
+    expect(routes.length).toBeGreaterThan(40);
+    const cookieToken = await issueToken();
+    const cases: [string, Record<string, string>][] = [
+      ['no header', { cookie: `XSRF-TOKEN=${cookieToken}; tm_session=${session}` }],
+      [
+        'a mismatched header',
+        { cookie: `XSRF-TOKEN=${cookieToken}; tm_session=${session}`, 'x-xsrf-token': await issueToken() },
+      ],
+      ['a header without the cookie', { cookie: `tm_session=${session}`, 'x-xsrf-token': cookieToken }],
+    ];
+    const accepted: string[] = [];
+    for (const entry of routes) {
+      for (const [label, headers] of cases) {
+        const response = await app.inject({
+          method: entry.method as 'POST',
+          url: concreteUrl(entry.url),
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: '{}',
+        });
+        const code =
+          response.statusCode === 403 ? response.json<{ error: { code: string } }>().error.code : null;
+        if (response.statusCode !== 403 || code !== 'XSRF_TOKEN_INVALID') {
+          accepted.push(`${entry.method} ${entry.url} with ${label}: ${response.statusCode} ${code ?? ''}`);
+        }
+      }
+    }
+    expect(accepted).toEqual([]);
+    const me = await app.inject({
+      method: 'GET',
+      url: '/api/v1/me',
+      headers: { cookie: `tm_session=${session}` },
+    });
+    expect(me.statusCode).toBe(200);
   });
 });

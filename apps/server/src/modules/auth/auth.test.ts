@@ -368,6 +368,21 @@ describe('POST /auth/login', () => {
     expect((await send(context.app, 'GET', '/api/v1/me', { session: newToken })).statusCode).toBe(200);
   });
 
+  it('never adopts a session id planted before sign-in (session fixation)', async () => {
+    const user = await createUser(context.app);
+    const planted = 'attacker-chosen-session-token-0123456789abcdef';
+    const response = await send(context.app, 'POST', '/api/v1/auth/login', {
+      body: { email: user.email, password: user.password },
+      session: planted,
+    });
+    expect(response.statusCode).toBe(200);
+    const issued = sessionTokenFrom(response);
+    expect(issued).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(issued).not.toBe(planted);
+    expect((await send(context.app, 'GET', '/api/v1/me', { session: planted })).statusCode).toBe(401);
+    expect((await send(context.app, 'GET', '/api/v1/me', { session: issued })).statusCode).toBe(200);
+  });
+
   it('answers 400 VALIDATION_FAILED for a malformed body', async () => {
     const response = await send(context.app, 'POST', '/api/v1/auth/login', {
       body: { email: 'not-an-email', password: '' },
