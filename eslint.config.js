@@ -6,7 +6,15 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', '**/drizzle/meta/**', '**/*.js', '**/*.mjs'],
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      '**/drizzle/meta/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -57,7 +65,10 @@ export default tseslint.config(
         {
           patterns: [
             { regex: siblingFeature, message: 'Features must not import each other.' },
-            { group: ['**/features/**', '**/app/**'], message: 'Features must not import each other or the app.' },
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'Features must not import each other or the app.',
+            },
           ],
         },
       ],
@@ -69,7 +80,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'Shared code must not depend on features or the app.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'Shared code must not depend on features or the app.',
+            },
+          ],
+        },
       ],
     },
   },

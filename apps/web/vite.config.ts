@@ -1,11 +1,48 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const sharedSource = fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url));
 
+/**
+ * Writes `.br` and `.gz` beside every text file of the build (scripts, styles, HTML, SVG, the
+ * translations), so the server sends them compressed without spending CPU per request
+ * (@fastify/static `preCompressed`). On the sign-in page this is ~¾ fewer bytes to download.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'telemedicina-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    closeBundle() {
+      const files = readdirSync(outDir, { recursive: true, encoding: 'utf8' })
+        .map((name) => path.join(outDir, name))
+        .filter((file) => /\.(js|css|html|svg|json|txt)$/.test(file) && statSync(file).size >= 1024);
+      for (const file of files) {
+        const content = readFileSync(file);
+        writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+        writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(content, {
+            params: {
+              [zlibConstants.BROTLI_PARAM_QUALITY]: 11,
+              [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+            },
+          }),
+        );
+      }
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   resolve: { alias: { '@telemedicina/shared': sharedSource } },
   build: {
     outDir: 'dist',

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, parseSetCookie, type TestContext } from '../test/test-context.js';
 
@@ -51,6 +52,32 @@ describe('with a web build', () => {
     expect(response.headers['content-type']).toMatch(/javascript/);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(response.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('sends the pre-compressed copy the browser accepts (brotli first), and the plain file otherwise', async () => {
+    const brotli = await context.app.inject({
+      method: 'GET',
+      url: '/assets/index-B4xK9zQa.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(brotli.statusCode).toBe(200);
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(bundle);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gzip = await context.app.inject({
+      method: 'GET',
+      url: '/assets/index-B4xK9zQa.js',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(bundle);
+    const plain = await context.app.inject({
+      method: 'GET',
+      url: '/assets/index-B4xK9zQa.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bundle);
   });
 
   it('revalidates translations and other unhashed files', async () => {
@@ -129,6 +156,9 @@ async function makeDist(): Promise<string> {
   await writeFile(path.join(dist, '.env'), 'SECRET=1');
   await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(path.join(dist, 'assets', 'index-B4xK9zQa.js'), bundle);
+  // What the web build's pre-compression step writes beside each text file.
+  await writeFile(path.join(dist, 'assets', 'index-B4xK9zQa.js.br'), brotliCompressSync(bundle));
+  await writeFile(path.join(dist, 'assets', 'index-B4xK9zQa.js.gz'), gzipSync(bundle));
   await writeFile(
     path.join(dist, 'assets', 'i18n', 'es.json'),
     JSON.stringify({ app: { title: 'Telemedicina' } }),

@@ -47,6 +47,8 @@ export const staticWeb = fp<StaticWebOptions>(
         redirect: false,
         dotfiles: 'ignore',
         cacheControl: false,
+        // The web build writes .br and .gz beside each text file: sent when the browser accepts them.
+        preCompressed: true,
         allowedPath: (pathName) => !isReservedPath(pathName),
         setHeaders: (reply, filePath) => {
           const relative = path.relative(root, filePath).split(path.sep).join('/');

@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { theme } from '../lib/theme';
+import { cssVariablesResolver, theme } from '../lib/theme';
 
 /** Theme, translations and server-state cache for the whole application. */
 export function AppProviders({ i18n, children }: { i18n: I18n; children: ReactNode }) {
@@ -14,7 +14,7 @@ export function AppProviders({ i18n, children }: { i18n: I18n; children: ReactNo
       }),
   );
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </I18nextProvider>

@@ -1,5 +1,5 @@
 import { supportedLanguages } from '@telemedicina/shared';
-import { UnstyledButton } from '@mantine/core';
+import { UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { chooseLanguage } from '../../lib/i18n';
@@ -31,12 +31,13 @@ export function LanguageSwitcher({ variant = 'default' }: { variant?: 'default' 
             data-active={isActive || undefined}
             aria-pressed={isActive}
             lang={option}
-            aria-label={t(`languages.${option}.name`)}
             title={t(`languages.${option}.name`)}
             data-testid={`language-option-${option}`}
             onClick={() => chooseLanguage(option)}
           >
-            {t(`languages.${option}.short`)}
+            {/* Sighted people read the abbreviation, screen readers the language's full name. */}
+            <span aria-hidden="true">{t(`languages.${option}.short`)}</span>
+            <VisuallyHidden>{t(`languages.${option}.name`)}</VisuallyHidden>
           </UnstyledButton>
         );
       })}

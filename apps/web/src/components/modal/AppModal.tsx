@@ -1,5 +1,6 @@
 import { Modal, type ModalProps } from '@mantine/core';
 import { useReducedMotion } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
 
 /** Specification §9: modals fade in over 150 ms and out over 300 ms when animated. */
 export const modalTransitionMs = { enter: 150, exit: 300 } as const;
@@ -19,11 +20,14 @@ export interface AppModalProps extends Omit<
  * with the specification's transitions and static mode.
  */
 export function AppModal({ isStatic = false, isAnimated = true, ...props }: AppModalProps) {
+  const { t } = useTranslation();
   const prefersReducedMotion = useReducedMotion();
   const shouldAnimate = isAnimated && !prefersReducedMotion;
   return (
     <Modal
       {...props}
+      // The × has no text: it needs a name (axe button-name).
+      closeButtonProps={{ 'aria-label': t('common.close'), ...props.closeButtonProps }}
       closeOnEscape={!isStatic}
       closeOnClickOutside={!isStatic}
       transitionProps={{

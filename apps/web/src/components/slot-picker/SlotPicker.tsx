@@ -122,7 +122,7 @@ export function SlotPicker({
               >
                 <div className={classes.dayName}>{formatDay(day, language)}</div>
                 {list.length === 0 ? (
-                  <Text size="xs" c="gray.6">
+                  <Text size="xs" c="gray.7">
                     —
                   </Text>
                 ) : (

@@ -151,7 +151,7 @@ function AuditList() {
             ) : null}
           </Stack>
         ) : (
-          <Text size="sm" c="gray.6">
+          <Text size="sm" c="gray.7">
             —
           </Text>
         ),

@@ -88,7 +88,7 @@ function UsersList() {
             ))}
           </Group>
         ) : (
-          <Text size="sm" c="gray.6">
+          <Text size="sm" c="gray.7">
             {t('users.noRoles')}
           </Text>
         ),
@@ -112,7 +112,7 @@ function UsersList() {
         user.lastSignInAt ? (
           formatDateTime(user.lastSignInAt, language, timeZone)
         ) : (
-          <Text span size="sm" c="gray.6">
+          <Text span size="sm" c="gray.7">
             {t('users.never')}
           </Text>
         ),

@@ -71,7 +71,8 @@ export function AdminLayout({ headerActions }: { headerActions?: ReactNode } = {
             component={Link}
             to="/admin"
             className={classes.brand}
-            aria-label={t('admin.header.home')}
+            // Starts with the visible name (WCAG 2.5.3, label in name).
+            aria-label={`${clinic?.name ?? t('app.name')}: ${t('admin.header.home')}`}
           >
             {clinic?.logoUrl ? (
               <img

@@ -22,7 +22,10 @@ export function UserMenu({ user, isProfileOnly }: { user: User; isProfileOnly: b
           data-testid="user-menu-button"
         >
           <Group gap={8} wrap="nowrap">
-            <UserAvatar user={user} size={34} />
+            {/* Initials are decoration here: the button's name is "Menú de <name>" (label in name). */}
+            <span aria-hidden style={{ display: 'contents' }}>
+              <UserAvatar user={user} size={34} />
+            </span>
             <Text size="sm" fw={600} truncate="end" className={classes.userName} visibleFrom="md">
               {user.name}
             </Text>

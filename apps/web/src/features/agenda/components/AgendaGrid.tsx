@@ -1,4 +1,5 @@
 import type { Appointment, Slot } from '@telemedicina/shared';
+import { VisuallyHidden } from '@mantine/core';
 import { useEffect, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -123,11 +124,6 @@ export function AgendaGrid({ appointments, freeSlots, days, timeZone, today }: A
                     data-date={block.date}
                     data-start={formatWallTime(block.startMinute)}
                     data-status={item.status}
-                    aria-label={t('agenda.blockLabel', {
-                      time,
-                      patient: item.patient.name,
-                      status,
-                    })}
                     title={[time, item.patient.name, item.reason ?? '', status].filter(Boolean).join(' · ')}
                   >
                     <span className={classes.blockTime} data-testid="agenda-block-time">
@@ -138,6 +134,8 @@ export function AgendaGrid({ appointments, freeSlots, days, timeZone, today }: A
                     {pixels >= 60 && item.reason ? (
                       <span className={classes.blockReason}>{item.reason}</span>
                     ) : null}
+                    {/* The link's name is its visible text plus what only the colour shows (WCAG 2.5.3). */}
+                    <VisuallyHidden>{pixels < 34 ? `${time}, ${status}` : status}</VisuallyHidden>
                   </Link>
                 );
               })}

@@ -35,7 +35,7 @@ export function AgendaList({ appointments, days, timeZone, today }: AgendaListPr
               {formatLongDay(day, language)}
             </div>
             {ofDay.length === 0 ? (
-              <Text size="sm" c="gray.6" mt={6}>
+              <Text size="sm" c="gray.7" mt={6}>
                 {t('agenda.noAppointments')}
               </Text>
             ) : (

@@ -59,7 +59,9 @@ export function SignInPage() {
     return <Navigate to={target} replace />;
   }
   if (me.isPending) {
-    return <DelayedLoader />;
+    // About the form's height: on phones the presentation sits below the card, and a card that
+    // grew when the form arrived pushed it down (Lighthouse CLS 0.13).
+    return <DelayedLoader minHeight={360} />;
   }
   return <SignInForm notice={notice} />;
 }

@@ -224,7 +224,7 @@ function WeeklyHoursEditor({ doctorId, saved }: { doctorId: string; saved: Avail
                 {weekdayName(day, language)}
               </Text>
               {week[day].length === 0 ? (
-                <Text size="xs" c="gray.6">
+                <Text size="xs" c="gray.7">
                   {t('schedule.hours.unavailable')}
                 </Text>
               ) : null}

@@ -127,7 +127,7 @@ function DoctorsDirectory() {
       sortKey: 'nextAvailable',
       render: (doctor) =>
         doctor.nextSlots.length === 0 ? (
-          <Text size="sm" c="gray.6">
+          <Text size="sm" c="gray.7">
             {t('doctors.noSlots')}
           </Text>
         ) : (

@@ -98,6 +98,8 @@ export function NotificationBell() {
         onChange={(opened) => (opened ? undefined : close())}
         onDismiss={close}
         position="bottom-end"
+        // The bell itself carries aria-expanded/haspopup; the Indicator <div> around it must not.
+        withRoles={false}
         shadow="md"
         width={isPhone ? 'calc(100vw - 16px)' : 420}
         withinPortal

@@ -116,7 +116,7 @@ function VerificationResult({ code }: { code: string }) {
             <IconCircleX size={36} color="var(--mantine-color-red-7)" aria-hidden />
           )}
           <Stack gap={0}>
-            <Text fw={700} size="lg" c={answer.valid ? 'teal.8' : 'red.8'} data-testid="verify-verdict">
+            <Text fw={700} size="lg" c={answer.valid ? 'teal.9' : 'red.9'} data-testid="verify-verdict">
               {answer.valid ? t('verify.valid') : t('verify.cancelled')}
             </Text>
             <Text size="sm" c="gray.7">

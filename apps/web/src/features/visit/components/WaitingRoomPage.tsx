@@ -230,6 +230,7 @@ function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolea
                   <Stack gap={4} style={{ minWidth: 0, flex: '1 1 260px' }}>
                     <Group gap={8} wrap="nowrap">
                       <span
+                        role="img"
                         aria-label={entry.online ? t('visit.room.online') : t('visit.room.offline')}
                         title={entry.online ? t('visit.room.online') : t('visit.room.offline')}
                         data-testid="waiting-room-online"

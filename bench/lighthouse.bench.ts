@@ -1,0 +1,414 @@
+/**
+ * Lighthouse (mobile: Lighthouse's default form factor, screen emulation and simulated throttling)
+ * on the built server, with Debian's Chromium: the sign-in page and the patient dashboard (signed
+ * in: the session cookie set in the browser before the run). Baseline, in the same run and the same browser: a bare
+ * node:http page (inline-styled heading, paragraph and a labelled sign-in form, no JavaScript) —
+ * what this machine scores for a page that does nothing.
+ *
+ *   npm run bench:lighthouse                  (the build must exist: npm run build)
+ *   LIGHTHOUSE_RUNS=3 npm run bench:lighthouse (median of several runs per page)
+ *   LIGHTHOUSE_REPORT_DIR=/tmp/lh npm run bench:lighthouse (also writes each full report there)
+ *
+ * Targets (reported, not asserted): performance ≥ 95 and accessibility ≥ 95 on both pages.
+ * Prints the main metrics (FCP, LCP, TBT, CLS) and, for a score under target, the audits that
+ * cost points.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 1);
+const target = 95;
+const chromeFlags = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+  '--lang=es-ES',
+];
+
+interface Audit {
+  id: string;
+  title: string;
+  score: number | null;
+  numericValue?: number;
+  displayValue?: string;
+  details?: { type?: string; overallSavingsMs?: number };
+}
+interface LighthouseResult {
+  lhr: {
+    categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
+    audits: Record<string, Audit>;
+    runtimeError?: { code: string; message: string };
+    finalDisplayedUrl?: string;
+  };
+}
+interface PuppeteerPage {
+  setCookie: (...cookies: { name: string; value: string; url: string }[]) => Promise<void>;
+  close: () => Promise<void>;
+}
+interface PuppeteerBrowser {
+  newPage: () => Promise<PuppeteerPage>;
+}
+type Lighthouse = (
+  url: string,
+  flags: Record<string, unknown>,
+  config?: unknown,
+  page?: PuppeteerPage,
+) => Promise<LighthouseResult | undefined>;
+interface LaunchedChrome {
+  port: number;
+  kill: () => Promise<void> | void;
+}
+
+interface PageFigures {
+  performance: number;
+  accessibility: number;
+  fcp: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  losing: string[];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The built server (what `npm start` runs), production settings, embedded database, demo data. */
+async function startApp(): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  if (
+    !existsSync(path.join(root, 'apps/server/dist/main.js')) ||
+    !existsSync(path.join(root, 'apps/web/dist/index.html'))
+  ) {
+    throw new Error('The build is missing: run `npm run build` first.');
+  }
+  const port = await freePort();
+  const realtimePort = await freePort();
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'telemedicina-lighthouse-'));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let log = '';
+  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      REALTIME_PORT: String(realtimePort),
+      DATA_DIR: dataDir,
+      PUBLIC_ORIGIN: baseUrl,
+      APP_ORIGIN: baseUrl,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`The server exited with ${child.exitCode}:\n${log}`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}/api/v1/health`)).ok) {
+        break;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`The server was not ready within 60 s:\n${log}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs the demo patient in over HTTP and returns the session cookie pair. */
+async function patientCookie(baseUrl: string): Promise<string> {
+  const cookies = new Map<string, string>();
+  const remember = (response: Response) => {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      cookies.set(pair!.slice(0, index).trim(), pair!.slice(index + 1).trim());
+    }
+  };
+  remember(await fetch(`${baseUrl}/api/v1/config`));
+  const login = await fetch(`${baseUrl}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      'x-xsrf-token': cookies.get('XSRF-TOKEN') ?? '',
+    },
+    body: JSON.stringify({ email: 'paciente1@example.com', password: 'Telemedicina2026!' }),
+  });
+  await login.text();
+  remember(login);
+  if (login.status !== 200 || !cookies.has('tm_session')) {
+    throw new Error(`Signing the demo patient in answered ${login.status}`);
+  }
+  return [...cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+/** The baseline: a page that does nothing, served by node:http. */
+async function startBaseline(): Promise<{ url: string; server: Server }> {
+  const html = `<!doctype html><html lang="es"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Telemedicina</title>
+<meta name="description" content="Página de referencia"></head>
+<body style="font-family:system-ui,sans-serif;margin:0;padding:24px;color:#212529">
+<main><h1>Telemedicina</h1><p>Inicie sesión para continuar.</p>
+<form><label for="e">Correo electrónico</label><br><input id="e" type="email" autocomplete="email"><br>
+<label for="p">Contraseña</label><br><input id="p" type="password" autocomplete="current-password"><br>
+<button type="submit" style="margin-top:12px;padding:8px 16px;background:#0a6b7e;color:#fff;border:0">Entrar</button>
+</form></main></body></html>`;
+  const server = createServer((_request, response) => {
+    response.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': Buffer.byteLength(html),
+    });
+    response.end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? Number.NaN;
+}
+
+async function audit(
+  lighthouse: Lighthouse,
+  port: number,
+  url: string,
+  cookie: string | null,
+): Promise<PageFigures> {
+  const samples: PageFigures[] = [];
+  let retries = 2;
+  for (let run = 0; run < runs; run += 1) {
+    // A signed-in page: the session cookie goes into the browser's cookie jar first (the app's
+    // requests carry it as a browser would; Lighthouse keeps cookies across its storage reset).
+    let page: PuppeteerPage | undefined;
+    if (cookie) {
+      const puppeteer = (await import('puppeteer-core')) as unknown as {
+        default: { connect: (options: { browserURL: string }) => Promise<PuppeteerBrowser> };
+      };
+      const connected = await puppeteer.default.connect({ browserURL: `http://127.0.0.1:${port}` });
+      page = await connected.newPage();
+      await page.setCookie(
+        ...cookie.split('; ').map((pair) => {
+          const index = pair.indexOf('=');
+          return { name: pair.slice(0, index), value: pair.slice(index + 1), url };
+        }),
+      );
+    }
+    const result = await lighthouse(
+      url,
+      { port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility'] },
+      undefined,
+      page,
+    );
+    await page?.close();
+    if (!result) {
+      throw new Error(`Lighthouse returned nothing for ${url}`);
+    }
+    const { lhr } = result;
+    if (process.env.LIGHTHOUSE_REPORT_DIR) {
+      // The whole report, to read the request chains and audits by hand.
+      const name = `${new URL(url).pathname.replace(/\W+/g, '-') || 'root'}-${run}.json`;
+      writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse${name}`), JSON.stringify(lhr));
+    }
+    if (lhr.runtimeError && retries > 0) {
+      // NO_NAVSTART and the like happen now and then on a busy machine: run that sample again.
+      console.log(`(${url}: ${lhr.runtimeError.code}, running again)`);
+      retries -= 1;
+      run -= 1;
+      continue;
+    }
+    if (lhr.runtimeError) {
+      throw new Error(`Lighthouse failed on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    }
+    if (cookie && new URL(lhr.finalDisplayedUrl ?? url).pathname !== new URL(url).pathname) {
+      throw new Error(`${url} ended at ${lhr.finalDisplayedUrl}: the session was not used`);
+    }
+    const score = (category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+    const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+    const losing: string[] = [];
+    for (const category of ['performance', 'accessibility']) {
+      for (const ref of lhr.categories[category]?.auditRefs ?? []) {
+        const item = lhr.audits[ref.id];
+        if (item && item.score !== null && item.score < 0.9 && ref.weight > 0) {
+          losing.push(
+            `${category}: ${item.id} — ${item.title}${item.displayValue ? ` (${item.displayValue})` : ''}`,
+          );
+        }
+      }
+      // Opportunities (no weight of their own, but they say where the time goes).
+      if (category === 'performance') {
+        for (const item of Object.values(lhr.audits)) {
+          const savings = item.details?.overallSavingsMs ?? 0;
+          if (savings >= 100) {
+            losing.push(`performance: ${item.id} — ${item.title} (≈ ${Math.round(savings)} ms to save)`);
+          }
+        }
+      }
+    }
+    samples.push({
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      fcp: value('first-contentful-paint'),
+      lcp: value('largest-contentful-paint'),
+      tbt: value('total-blocking-time'),
+      cls: value('cumulative-layout-shift'),
+      losing,
+    });
+  }
+  return {
+    performance: median(samples.map((sample) => sample.performance)),
+    accessibility: median(samples.map((sample) => sample.accessibility)),
+    fcp: median(samples.map((sample) => sample.fcp)),
+    lcp: median(samples.map((sample) => sample.lcp)),
+    tbt: median(samples.map((sample) => sample.tbt)),
+    cls: median(samples.map((sample) => sample.cls)),
+    losing: [...new Set(samples.flatMap((sample) => sample.losing))],
+  };
+}
+
+async function main(): Promise<void> {
+  const { default: lighthouse } = (await import('lighthouse')) as unknown as { default: Lighthouse };
+  const chromeLauncher = (await import('chrome-launcher')) as unknown as {
+    launch: (options: {
+      chromePath: string;
+      chromeFlags: string[];
+      userDataDir: string;
+    }) => Promise<LaunchedChrome>;
+  };
+  const app = await startApp();
+  const baseline = await startBaseline();
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'telemedicina-lighthouse-profile-'));
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath, chromeFlags, userDataDir });
+  const pages: { key: string; label: string; url: string; cookie: string | null }[] = [];
+  const results: Record<string, PageFigures> = {};
+  try {
+    const cookie = await patientCookie(app.baseUrl);
+    pages.push(
+      { key: 'baseline', label: 'baseline: bare node:http page', url: baseline.url, cookie: null },
+      { key: 'signin', label: 'sign-in page (/)', url: `${app.baseUrl}/`, cookie: null },
+      { key: 'dashboard', label: 'patient dashboard (/admin)', url: `${app.baseUrl}/admin`, cookie },
+    );
+    console.log(
+      `Lighthouse ${runs} run(s) per page, mobile defaults (Moto G Power emulation, simulated slow 4G, 4× CPU), ` +
+        `Chromium at ${chromiumPath}.\n`,
+    );
+    for (const page of pages) {
+      results[page.key] = await audit(lighthouse, chrome.port, page.url, page.cookie);
+    }
+  } finally {
+    await chrome.kill();
+    rmSync(userDataDir, { recursive: true, force: true });
+    await new Promise<void>((resolve) => baseline.server.close(() => resolve()));
+    await app.stop();
+  }
+
+  console.table(
+    pages.map((page) => {
+      const row = results[page.key]!;
+      return {
+        page: page.label,
+        performance: row.performance,
+        accessibility: row.accessibility,
+        'FCP ms': Math.round(row.fcp),
+        'LCP ms': Math.round(row.lcp),
+        'TBT ms': Math.round(row.tbt),
+        CLS: Number(row.cls.toFixed(3)),
+      };
+    }),
+  );
+  const base = results.baseline!;
+  for (const page of pages.filter((item) => item.key !== 'baseline')) {
+    const row = results[page.key]!;
+    const verdict = row.performance >= target && row.accessibility >= target ? 'meets' : 'BELOW';
+    console.log(
+      `${page.label}: performance ${row.performance}, accessibility ${row.accessibility} — ${verdict} the ≥ ${target} targets`,
+    );
+    if (row.losing.length > 0) {
+      console.log(`  audits costing points:\n    ${row.losing.join('\n    ')}`);
+    }
+  }
+  const ratio = (value: number, reference: number) =>
+    reference > 0 ? Number((value / reference).toFixed(2)) : null;
+  const metrics = pages
+    .filter((page) => page.key !== 'baseline')
+    .flatMap((page) => {
+      const row = results[page.key]!;
+      return [
+        {
+          label: `${page.label} performance (mobile)`,
+          value: row.performance,
+          unit: '',
+          baseline: base.performance,
+          ratio: ratio(row.performance, base.performance),
+          target: `≥ ${target}`,
+        },
+        {
+          label: `${page.label} accessibility`,
+          value: row.accessibility,
+          unit: '',
+          baseline: base.accessibility,
+          ratio: ratio(row.accessibility, base.accessibility),
+          target: `≥ ${target}`,
+        },
+        {
+          label: `${page.label} LCP (mobile)`,
+          value: Math.round(row.lcp),
+          unit: 'ms',
+          baseline: Math.round(base.lcp),
+          ratio: ratio(row.lcp, base.lcp),
+          target: '≤ 2500 ms',
+        },
+        {
+          label: `${page.label} TBT (mobile)`,
+          value: Math.round(row.tbt),
+          unit: 'ms',
+          baseline: Math.round(base.tbt),
+          ratio: null,
+          target: '≤ 200 ms',
+        },
+      ];
+    });
+  console.log(`BENCH_RESULT ${JSON.stringify({ name: 'lighthouse', metrics })}`);
+}
+
+await main();
