@@ -60,6 +60,9 @@ import { visitsRoutes } from './modules/visits/visits.routes.js';
 import { diagnosesRoutes } from './modules/diagnoses/diagnoses.routes.js';
 import { prescriptionsRoutes } from './modules/prescriptions/prescriptions.routes.js';
 import { recordsRoutes } from './modules/records/records.routes.js';
+import { notesRoutes } from './modules/notes/notes.routes.js';
+import { exportRoutes } from './modules/export/export.routes.js';
+import { documentsRoutes } from './modules/documents/documents.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -129,6 +132,9 @@ export async function buildApp({
     // which is not in the project's error shape. The database closes only
     // after the last of them.
     return503OnClosing: false,
+    // A malformed percent-encoding or an over-long path parameter is refused by the router before
+    // any route runs; answer it in the error shape too (fastify's own body is not).
+    frameworkErrors: handleError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -282,6 +288,9 @@ export async function buildApp({
         await api.register(diagnosesRoutes, { services });
         await api.register(prescriptionsRoutes, { services, storage });
         await api.register(recordsRoutes, { services });
+        await api.register(notesRoutes, { services, storage });
+        await api.register(exportRoutes, { services, storage });
+        await api.register(documentsRoutes, { services, storage });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

@@ -53,6 +53,7 @@ export const errorCodes = [
   'NOTE_SIGNED',
   'NOTE_NOT_SIGNED',
   'NOTE_VERSION_CONFLICT',
+  'IMAGE_TOO_LARGE',
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];

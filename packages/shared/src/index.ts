@@ -15,3 +15,5 @@ export * from './visits.js';
 export * from './prescriptions.js';
 export * from './records.js';
 export * from './notes.js';
+export * from './documents.js';
+export * from './export.js';

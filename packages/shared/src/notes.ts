@@ -9,6 +9,11 @@ import { z } from 'zod';
  */
 
 // ---------------------------------------------------------------- notes
+//
+// Answers: `GET …/note` → `noteEnvelopeSchema`; `POST …/note` (201 created, 200 when it already
+// existed), `PATCH …/note`, `PUT …/note/diagnoses`, `POST …/note/sign` and `POST …/note/addenda`
+// (201) → `visitNoteSchema`; `GET`/`PUT …/vitals` → `vitalsResponseSchema`;
+// `GET /patients/:patientId/notes` → `chartNoteListSchema`.
 
 export const noteSections = ['subjective', 'objective', 'assessment', 'plan'] as const;
 export type NoteSection = (typeof noteSections)[number];
@@ -199,6 +204,13 @@ export const vitalsSchema = z.object({
   reportedAt: z.string(),
 });
 export type Vitals = z.infer<typeof vitalsSchema>;
+
+/**
+ * `GET /appointments/:appointmentId/vitals` and the answer of `PUT` (the vitals as stored, with
+ * `reportedAt`): null until the patient reports something.
+ */
+export const vitalsResponseSchema = z.object({ vitals: vitalsSchema.nullable() });
+export type VitalsResponse = z.infer<typeof vitalsResponseSchema>;
 
 // ---------------------------------------------------------------- chart notes list
 

@@ -11,6 +11,8 @@ export const notificationKinds = [
   'appointment.reminder',
   'waitlist.slotFreed',
   'record.emergencyAccess',
+  'record.exported',
+  'note.signed',
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

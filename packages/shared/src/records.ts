@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { calendarDateSchema } from './admin.js';
 import { dateOfBirthSchema, listQuerySchema, pageOf, personNameSchema, phoneSchema } from './auth.js';
+import { chartDocumentSchema } from './documents.js';
 
 /**
  * Contracts of the patient chart (issue 8): the patients list, the chart itself, its edits,
@@ -166,8 +167,8 @@ export const chartSchema = z.object({
       conditions: z.array(conditionSchema),
       medications: z.array(medicationSchema),
       prescriptions: z.array(chartPrescriptionSchema),
-      /** Uploaded documents arrive in a later issue; always empty for now. */
-      documents: z.array(z.object({ id: z.string(), name: z.string() })),
+      /** Documents in the chart (uploads and visit summaries), newest first; removed ones with `include=removed`. */
+      documents: z.array(chartDocumentSchema),
     })
     .nullable(),
 });

@@ -105,11 +105,15 @@ export const routes: RouteObject[] = [
               },
               {
                 path: 'appointments/:id',
-                lazy: async () => ({ Component: (await appointments()).AppointmentPage }),
+                lazy: async () => ({ Component: (await import('./AppointmentRoute')).AppointmentRoute }),
+              },
+              {
+                path: 'appointments/:id/note',
+                lazy: async () => ({ Component: (await import('../features/notes')).NotePage }),
               },
               {
                 path: 'visits/:appointmentId',
-                lazy: async () => ({ Component: (await visit()).VisitPage }),
+                lazy: async () => ({ Component: (await import('./VisitRoute')).VisitRoute }),
               },
               {
                 path: 'visits/:appointmentId/check',
@@ -125,8 +129,14 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({ Component: (await prescriptions()).PrescriptionPage }),
               },
               { path: 'patients', lazy: async () => ({ Component: (await records()).PatientsPage }) },
-              { path: 'patients/:patientId', lazy: async () => ({ Component: (await records()).ChartPage }) },
-              { path: 'my-record', lazy: async () => ({ Component: (await records()).MyRecordPage }) },
+              {
+                path: 'patients/:patientId',
+                lazy: async () => ({ Component: (await import('./ChartRoutes')).ChartRoute }),
+              },
+              {
+                path: 'my-record',
+                lazy: async () => ({ Component: (await import('./ChartRoutes')).MyRecordRoute }),
+              },
               {
                 path: 'profile/record-access',
                 lazy: async () => ({ Component: (await records()).RecordAccessPage }),

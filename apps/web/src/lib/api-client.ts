@@ -55,6 +55,13 @@ export interface RequestOptions {
   /** Turn an error answer into a global alert. Default true. Validation errors with fields never alert. */
   alertOnError?: boolean;
   credentials?: RequestCredentials;
+  /**
+   * `file`: a successful answer is read as a `File` (named from Content-Disposition) instead of
+   * JSON or text — downloads such as the record export. Error answers are still read as JSON.
+   */
+  responseType?: 'json' | 'file';
+  /** With `responseType: 'file'`: bytes received so far, and the total when the server gave one. */
+  onDownloadProgress?: (receivedBytes: number, totalBytes: number | null) => void;
 }
 
 export interface ApiClientDependencies {
@@ -115,6 +122,9 @@ export function createApiClient(dependencies: ApiClientDependencies) {
       }
       if (response.status !== 401) {
         dependencies.onServerContact?.();
+      }
+      if (response.ok && options.responseType === 'file') {
+        return (await readFileAnswer(response, options.onDownloadProgress)) as T;
       }
       const payload = await readPayload(response);
       if (response.ok) {
@@ -272,6 +282,62 @@ async function readPayload(response: Response): Promise<unknown> {
     }
   }
   return text;
+}
+
+/** A download as a File, read chunk by chunk so progress can be shown; a broken connection is a NETWORK_ERROR. */
+async function readFileAnswer(
+  response: Response,
+  onProgress: RequestOptions['onDownloadProgress'],
+): Promise<File> {
+  const length = Number.parseInt(response.headers.get('content-length') ?? '', 10);
+  const total = Number.isFinite(length) && length >= 0 ? length : null;
+  const type = response.headers.get('content-type') ?? 'application/octet-stream';
+  const name = fileNameFromDisposition(response.headers.get('content-disposition')) ?? 'download';
+  const chunks: BlobPart[] = [];
+  try {
+    if (response.body === null) {
+      chunks.push(await response.arrayBuffer());
+    } else {
+      const reader = response.body.getReader();
+      let received = 0;
+      onProgress?.(0, total);
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          break;
+        }
+        chunks.push(value);
+        received += value.byteLength;
+        onProgress?.(received, total);
+      }
+    }
+  } catch (cause) {
+    if (isAbortError(cause)) {
+      throw cause;
+    }
+    throw new ApiError(0, 'NETWORK_ERROR', cause instanceof Error ? cause.message : 'Network error');
+  }
+  return new File(chunks, name, { type });
+}
+
+/** The file name a Content-Disposition header gives (RFC 6266: `filename*` first), without any folder. */
+export function fileNameFromDisposition(header: string | null): string | null {
+  if (header === null) {
+    return null;
+  }
+  let name: string | null = null;
+  const encoded = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(header)?.[1];
+  if (encoded !== undefined) {
+    try {
+      name = decodeURIComponent(encoded);
+    } catch {
+      name = null;
+    }
+  }
+  name ??=
+    /filename\s*=\s*"([^"]*)"/i.exec(header)?.[1] ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1] ?? null;
+  const base = name?.split(/[\\/]/).pop()?.trim() ?? '';
+  return base === '' ? null : base;
 }
 
 function encodeBody(body: unknown, headers: Record<string, string>): BodyInit | undefined {

@@ -71,6 +71,18 @@ export const auditActions = [
   'record.viewed',
   'record.updated',
   'record.emergency_access',
+  // Record export (issue 8): the patient's own copy, or an administrator's with a reason
+  'record.exported',
+  // Visit notes and patient-reported vitals (issue 8); `note.edited` at most once per note per 10 minutes
+  'note.created',
+  'note.edited',
+  'note.diagnoses_set',
+  'note.signed',
+  'note.addendum_added',
+  'vitals.reported',
+  // Chart documents (issue 8): uploads and removals (reads are record.viewed)
+  'document.uploaded',
+  'document.removed',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 

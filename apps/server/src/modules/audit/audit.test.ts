@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents } from '../../db/schema.js';
 import { currentTotp } from '../../lib/totp.js';
 import { createAdmin } from '../../cli/create-admin.js';
+import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import {
   auditEventsOf,
   createUser,
@@ -365,6 +366,44 @@ describe('audited actions', () => {
     await send(app, 'POST', `/api/v1/patients/${chartPatientId}/emergency-access`, {
       session: (await signIn(app, bookingDoctor)).token,
       body: { reason: 'Urgencia: paciente inconsciente, necesito sus alergias.' },
+    });
+    // Chart documents (issue 8): the patient uploads a document and removes it.
+    const chartDocument = await uploadChartDocument(app, visitPatient.token, chartPatientId, {
+      name: 'informe.pdf',
+      type: 'application/pdf',
+      bytes: tinyPdf(),
+    });
+    await send(
+      app,
+      'DELETE',
+      `/api/v1/patients/${chartPatientId}/documents/${chartDocument.json<{ id: string }>().id}`,
+      { session: visitPatient.token },
+    );
+    // Visit notes and vitals (issue 8): vitals, create, autosave, diagnoses, sign, addendum.
+    const noteUrl = `/api/v1/appointments/${visitId}/note`;
+    await send(app, 'PUT', `/api/v1/appointments/${visitId}/vitals`, {
+      session: visitPatient.token,
+      body: { heartRateBpm: 72 },
+    });
+    await send(app, 'POST', noteUrl, { session: visitDoctor.token });
+    await send(app, 'PATCH', noteUrl, {
+      session: visitDoctor.token,
+      body: { baseVersion: 1, plan: '<p>Reposo</p>' },
+    });
+    await send(app, 'PUT', `${noteUrl}/diagnoses`, {
+      session: visitDoctor.token,
+      body: { baseVersion: 2, items: [] },
+    });
+    await send(app, 'POST', `${noteUrl}/sign`, { session: visitDoctor.token, body: { baseVersion: 3 } });
+    await send(app, 'POST', `${noteUrl}/addenda`, {
+      session: visitDoctor.token,
+      body: { body: '<p>Sin cambios</p>' },
+    });
+    // Record export (issue 8): the patient's own copy, and an administrator's with a reason.
+    await send(app, 'GET', '/api/v1/me/record/export', { session: visitPatient.token });
+    await send(app, 'POST', `/api/v1/patients/${chartPatientId}/export`, {
+      session: admin.token,
+      body: { reason: 'Solicitud escrita del paciente para su nuevo médico' },
     });
     await createAdmin(context.db, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,

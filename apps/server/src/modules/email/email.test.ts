@@ -53,6 +53,16 @@ const contents: EmailContent[] = [
       link: 'https://clinic.test/doctors/1',
     },
   },
+  {
+    template: 'visit-summary',
+    data: {
+      name: 'Ana',
+      doctorName: 'Dr. Luis',
+      startsAt: new Date('2026-03-27T08:00:00Z'),
+      timeZone: 'Europe/Madrid',
+      link: 'https://clinic.test/admin/appointments/1',
+    },
+  },
 ];
 
 describe('email templates', () => {

@@ -17,6 +17,10 @@ export type EmailContent =
   | {
       template: 'waitlist-slot-freed';
       data: { name: string; doctorName: string; startsAt: Date; timeZone: string; link: string };
+    }
+  | {
+      template: 'visit-summary';
+      data: { name: string; doctorName: string; startsAt: Date; timeZone: string; link: string };
     };
 
 /** What every appointment email shows: to whom, with whom, when (in the recipient's zone), the link. */
@@ -135,6 +139,17 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           action: { label: 'Ver los horarios', link: content.data.link },
           footer: ['Recibe este aviso porque está en la lista de espera de este médico.', ...footer],
         };
+      case 'visit-summary':
+        return {
+          subject: `Resumen de su consulta en ${clinic}`,
+          greeting: `Hola, ${content.data.name}:`,
+          paragraphs: [
+            `${content.data.doctorName} firmó la nota de su consulta del ${formatVisitTime(content.data.startsAt, content.data.timeZone, 'es')}.`,
+            'Le adjuntamos el resumen en PDF: diagnósticos, plan y recomendaciones, medicación recetada y las constantes que nos comunicó. También lo encontrará en su historia clínica.',
+          ],
+          action: { label: 'Ver la consulta', link: content.data.link },
+          footer: ['El resumen contiene datos de salud: guárdelo en un lugar seguro.', ...footer],
+        };
     }
   },
   en: (content, clinic) => {
@@ -216,6 +231,17 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           ],
           action: { label: 'See the times', link: content.data.link },
           footer: ["You get this notice because you are on this doctor's waiting list.", ...footer],
+        };
+      case 'visit-summary':
+        return {
+          subject: `Summary of your visit at ${clinic}`,
+          greeting: `Hello ${content.data.name},`,
+          paragraphs: [
+            `${content.data.doctorName} signed the note of your visit on ${formatVisitTime(content.data.startsAt, content.data.timeZone, 'en')}.`,
+            'The summary is attached as a PDF: diagnoses, plan and recommendations, the medication prescribed and the vitals you reported. You will also find it in your medical record.',
+          ],
+          action: { label: 'View the visit', link: content.data.link },
+          footer: ['The summary contains health information: keep it somewhere safe.', ...footer],
         };
     }
   },

@@ -64,11 +64,11 @@ const texts = {
   },
 } as const;
 
-const margin = 50;
-const ink = '#1a1a1a';
-const muted = '#5f6b7a';
-const accent = '#1c6ea4';
-const rule = '#d0d7de';
+/** Page margin and colours of the clinic's printable documents. */
+export const pdfMargin = 50;
+const margin = pdfMargin;
+export const pdfColors = { ink: '#1a1a1a', muted: '#5f6b7a', accent: '#1c6ea4', rule: '#d0d7de' } as const;
+const { ink, muted, accent, rule } = pdfColors;
 
 /**
  * Renders a prescription as an A4 PDF in the given language with pdfkit's standard Helvetica
@@ -82,21 +82,10 @@ export function renderPrescriptionPdf(
   const t = texts[context.language];
   const locale = context.language === 'es' ? 'es-ES' : 'en-GB';
   const { prescription, items, patient, doctor } = record;
-  const document = new PDFDocument({
-    size: 'A4',
-    margin,
-    bufferPages: true,
-    info: {
-      Title: `${t.title} ${prescription.verificationCode}`,
-      Author: context.clinicName,
-      Subject: t.title,
-    },
-  });
-  const chunks: Buffer[] = [];
-  document.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    document.on('end', () => resolve(Buffer.concat(chunks)));
-    document.on('error', reject);
+  const { document, done } = createPdfDocument({
+    Title: `${t.title} ${prescription.verificationCode}`,
+    Author: context.clinicName,
+    Subject: t.title,
   });
 
   const width = document.page.width - margin * 2;
@@ -107,25 +96,7 @@ export function renderPrescriptionPdf(
       new Date(`${value}T00:00:00Z`),
     );
 
-  // Heading: logo and clinic, then the title.
-  let top = margin;
-  if (context.logo !== null) {
-    try {
-      document.image(context.logo, margin, top, { fit: [120, 48] });
-      top += 56;
-    } catch {
-      // A logo pdfkit cannot read is left out rather than failing the prescription.
-    }
-  }
-  document
-    .fillColor(ink)
-    .font('Helvetica-Bold')
-    .fontSize(18)
-    .text(context.clinicName, margin, top, { width });
-  document.moveDown(0.2);
-  document.fillColor(accent).font('Helvetica').fontSize(13).text(t.title, { width });
-  document.moveDown(0.6);
-  drawRule(document, width);
+  drawClinicHeading(document, { logo: context.logo, clinicName: context.clinicName, title: t.title });
 
   // Doctor and patient, side by side.
   const columnWidth = (width - 20) / 2;
@@ -302,7 +273,52 @@ export function renderPrescriptionPdf(
   return done;
 }
 
-function drawRule(document: PDFKit.PDFDocument, width: number): void {
+/**
+ * An A4 pdfkit document with the clinic's margins and buffered pages, and the promise of its
+ * bytes once `end()` is called. Shared by the prescription and the visit summary.
+ */
+export function createPdfDocument(info: PDFKit.DocumentInfo): {
+  document: PDFKit.PDFDocument;
+  done: Promise<Buffer>;
+} {
+  const document = new PDFDocument({ size: 'A4', margin, bufferPages: true, info });
+  const chunks: Buffer[] = [];
+  document.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const done = new Promise<Buffer>((resolve, reject) => {
+    document.on('end', () => resolve(Buffer.concat(chunks)));
+    document.on('error', reject);
+  });
+  return { document, done };
+}
+
+/** The heading of the clinic's documents: logo (when pdfkit can draw it), clinic name, title, a rule. */
+export function drawClinicHeading(
+  document: PDFKit.PDFDocument,
+  heading: { logo: Buffer | null; clinicName: string; title: string },
+): void {
+  const width = document.page.width - margin * 2;
+  let top = margin;
+  if (heading.logo !== null) {
+    try {
+      document.image(heading.logo, margin, top, { fit: [120, 48] });
+      top += 56;
+    } catch {
+      // A logo pdfkit cannot read is left out rather than failing the document.
+    }
+  }
+  document
+    .fillColor(ink)
+    .font('Helvetica-Bold')
+    .fontSize(18)
+    .text(heading.clinicName, margin, top, { width });
+  document.moveDown(0.2);
+  document.fillColor(accent).font('Helvetica').fontSize(13).text(heading.title, { width });
+  document.moveDown(0.6);
+  drawRule(document, width);
+}
+
+/** A full-width hairline at the current position. */
+export function drawRule(document: PDFKit.PDFDocument, width: number): void {
   document
     .strokeColor(rule)
     .lineWidth(1)

@@ -371,8 +371,9 @@ const actor = aliasedTable(users, 'actor');
 
 /**
  * The audit events about one patient's record: chart and prescription events target the patient
- * (`patient`, id), so this is one look-up of the (target_type, target_id) index. Record and
- * prescription actions only; the patient's own views are left out.
+ * (`patient`, id), so this is one look-up of the (target_type, target_id) index. Record,
+ * prescription, document, visit-note and vitals actions only; the patient's own reads (`*.viewed`) are
+ * left out, their own changes (reported vitals, uploads, exports) are kept.
  */
 export async function listRecordAccessEvents(
   db: Database,
@@ -382,8 +383,15 @@ export async function listRecordAccessEvents(
   const where = and(
     eq(auditEvents.targetType, 'patient'),
     eq(auditEvents.targetId, patientId),
-    or(sql`${auditEvents.action} like 'record.%'`, sql`${auditEvents.action} like 'prescription.%'`),
-    sql`not (${auditEvents.action} = 'record.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
+    or(
+      sql`${auditEvents.action} like 'record.%'`,
+      sql`${auditEvents.action} like 'prescription.%'`,
+      sql`${auditEvents.action} like 'document.%'`,
+      // Visit notes and the vitals the patient reported (modules/notes).
+      sql`${auditEvents.action} like 'note.%'`,
+      sql`${auditEvents.action} like 'vitals.%'`,
+    ),
+    sql`not (${auditEvents.action} like '%.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
   );
   const rows = await db
     .select({

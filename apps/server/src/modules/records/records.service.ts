@@ -24,6 +24,7 @@ import type { ServiceContext } from '../context.js';
 import { loadActorUser, requireActor } from '../me/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { isUuid } from '../users/users.service.js';
+import { listChartDocuments } from '../documents/documents.service.js';
 import { findCareRelationship } from './care-relationship.js';
 import {
   authorizeChartRead,
@@ -127,6 +128,11 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
     const conditions = await listConditions(db, patientId, includeRemoved);
     const medications = await listMedications(db, patientId, includeRemoved);
     const prescriptions = await listPatientPrescriptions(db, patientId, chartListLimit);
+    const documents = await listChartDocuments(ctx, grant, {
+      includeRemoved,
+      limit: chartListLimit,
+      offset: 0,
+    });
     chart.clinical = {
       bloodType: profile?.bloodType ?? null,
       allergies: allergies.map(presentAllergy),
@@ -139,7 +145,7 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
         doctor: { id: row.doctorId, name: row.doctorName },
         itemCount: Number(row.itemCount),
       })),
-      documents: [],
+      documents: documents.data,
     };
   }
   await ctx.audit({

@@ -3,6 +3,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, notifications, patientAllergies } from '../../db/schema.js';
 import { createClock } from '../../test/booking-fixtures.js';
+import { solidPng, tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import {
   auditEventsOf,
   createAppointment,
@@ -20,6 +21,8 @@ let otherDoctor: TestUser;
 let staff: TestUser;
 let patient: TestUser;
 let otherPatient: TestUser;
+/** Exports records (records.export): the one caller of `POST /patients/:patientId/export`. */
+let admin: TestUser;
 const sessions = new Map<TestUser, string>();
 
 /** A session of the user at the current (test) time; signed in again after the clock moved. */
@@ -56,6 +59,11 @@ const goodBodies: Record<string, unknown> = {
       },
     ],
   },
+  // Sent as multipart by the audit walk (uploadChartDocument); as JSON it must still answer 404 to strangers.
+  'POST /api/v1/patients/:patientId/documents': { category: 'lab' },
+  'POST /api/v1/patients/:patientId/export': {
+    reason: 'Solicitud escrita de la paciente para cambiar de clínica',
+  },
   'POST /api/v1/patients/:patientId/emergency-access': {
     reason: 'Paciente inconsciente en urgencias, necesito sus alergias.',
   },
@@ -69,6 +77,7 @@ beforeAll(async () => {
   staff = await createUser(app, { roles: ['staff'], name: 'Recepción Uno' });
   patient = await createUser(app, { roles: ['patient'], name: 'Paciente Ana' });
   otherPatient = await createUser(app, { roles: ['patient'], name: 'Paciente Beto' });
+  admin = await createUser(app, { roles: ['admin'], name: 'Admin Export' });
   await createAppointment(app, {
     doctorId: treatingDoctor.id,
     patientId: patient.id,
@@ -111,7 +120,10 @@ describe('patients list', () => {
 describe('chart access policy', () => {
   it('answers 404 on every chart endpoint to a doctor without a relationship', async () => {
     const chartRoutes = [...context.app.accessRegistry].filter(
-      (entry) => entry.url.startsWith('/api/v1/patients/') && !entry.url.endsWith('/emergency-access'),
+      (entry) =>
+        entry.url.startsWith('/api/v1/patients/') &&
+        !entry.url.endsWith('/emergency-access') &&
+        !entry.url.endsWith('/export'),
     );
     expect(chartRoutes.length).toBeGreaterThanOrEqual(8);
     for (const entry of chartRoutes) {
@@ -127,6 +139,11 @@ describe('chart access policy', () => {
       );
       expect(response.statusCode, `${entry.method} ${entry.url}`).toBe(404);
     }
+    // The administrators' export is refused by permission (records.export) before any data is read.
+    const exportKey = 'POST /api/v1/patients/:patientId/export';
+    expect(
+      (await as(otherDoctor, 'POST', `/patients/${patient.id}/export`, goodBodies[exportKey])).statusCode,
+    ).toBe(403);
   });
 
   it('lets a patient read only their own chart, with the clinical lists', async () => {
@@ -336,9 +353,20 @@ describe('audit of every chart endpoint', () => {
     for (const entry of registry) {
       const key = `${entry.method} ${entry.url}`;
       const isEmergency = entry.url.endsWith('/emergency-access');
-      const caller = isEmergency ? otherDoctor : treatingDoctor;
+      const isExport = entry.url.endsWith('/export');
+      const caller = isEmergency ? otherDoctor : isExport ? admin : treatingDoctor;
       let entryId: string = crypto.randomUUID();
-      if (entry.method === 'DELETE') {
+      // Document routes take multipart uploads; the ones naming a document get a fresh one.
+      const isDocumentRoute = entry.url.includes('/patients/:patientId/documents');
+      if (isDocumentRoute && entry.url.includes(':documentId')) {
+        const created = await uploadChartDocument(context.app, await sessionOf(caller), patient.id, {
+          name: 'recorrido.pdf',
+          type: 'application/pdf',
+          bytes: tinyPdf(),
+        });
+        expect(created.statusCode, `upload for ${key}`).toBe(201);
+        entryId = created.json<{ id: string }>().id;
+      } else if (entry.method === 'DELETE') {
         const list = /\/patients\/:patientId\/(\w+)\/:entryId$/.exec(entry.url)?.[1] ?? '';
         const created = await as(
           caller,
@@ -355,13 +383,21 @@ describe('audit of every chart endpoint', () => {
       const url = entry.url
         .replace('/api/v1', '')
         .replace(':patientId', patient.id)
-        .replace(':entryId', entryId);
+        .replace(':entryId', entryId)
+        .replace(':documentId', entryId);
       const body = entry.method === 'GET' || entry.method === 'DELETE' ? undefined : goodBodies[key];
       if (body === undefined && entry.method !== 'GET' && entry.method !== 'DELETE') {
         missing.push(`${key}: no request body in goodBodies (add one for the new endpoint)`);
         continue;
       }
-      const response = await as(caller, entry.method as 'GET', url, body);
+      const response =
+        isDocumentRoute && entry.method === 'POST'
+          ? await uploadChartDocument(context.app, await sessionOf(caller), patient.id, {
+              name: 'recorrido.png',
+              type: 'image/png',
+              bytes: solidPng(2, 2),
+            })
+          : await as(caller, entry.method as 'GET', url, body);
       expect(response.statusCode, key).toBeLessThan(300);
       const written = await db
         .select()

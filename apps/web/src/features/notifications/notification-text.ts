@@ -18,6 +18,8 @@ const kindKeys = {
   'appointment.reminder': 'reminder',
   'waitlist.slotFreed': 'slotFreed',
   'record.emergencyAccess': 'emergencyAccess',
+  'record.exported': 'recordExported',
+  'note.signed': 'noteSigned',
 } as const satisfies Record<NotificationKind, string>;
 
 const cancellers = ['patient', 'doctor', 'staff'] as const;
@@ -105,6 +107,20 @@ export function describeNotification(
         title: t('accessLog.notification.title'),
         body: t('accessLog.notification.body', { time: at('grantedAt') ?? t('notifications.unknownTime') }),
         link: '/admin/profile/record-access',
+      };
+    case 'recordExported':
+      return {
+        title: t('recordExport.notification.title'),
+        body: t('recordExport.notification.body', {
+          time: at('exportedAt') ?? t('notifications.unknownTime'),
+        }),
+        link: '/admin/profile/record-access',
+      };
+    case 'noteSigned':
+      return {
+        title: t('notifications.kinds.noteSigned.title'),
+        body: t('notifications.kinds.noteSigned.body', { time }),
+        link: appointmentLink,
       };
   }
 }

@@ -11,7 +11,8 @@ import {
   IconVideo,
   IconX,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import type { Appointment } from '@telemedicina/shared';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
@@ -29,17 +30,22 @@ import classes from './Appointments.module.css';
 import { CancelAppointmentModal } from './CancelAppointmentModal';
 import { RescheduleModal } from './RescheduleModal';
 
+export interface AppointmentPageProps {
+  /** What other features add under the appointment (the clinical note, the patient's vitals), composed in `app/`. */
+  renderExtra?: (appointment: Appointment) => ReactNode;
+}
+
 /**
  * `/admin/appointments/:id`: when (in the viewer's zone, and the doctor's when it differs), who,
  * status and reason; cancel and reschedule for those the server lets act, and "Add to calendar".
  */
-export function AppointmentPage() {
+export function AppointmentPage({ renderExtra }: AppointmentPageProps = {}) {
   const { t } = useTranslation();
   const isAllowed = useHasAnyPermission(['appointments.read.own', 'appointments.read.any']);
   return (
     <div className={pageClasses.page} data-testid="appointment-page">
       {isAllowed ? (
-        <AppointmentView />
+        <AppointmentView renderExtra={renderExtra} />
       ) : (
         <>
           <SectionHeader title={t('admin.nav.appointments')} description={t('admin.sections.appointments')} />
@@ -50,7 +56,7 @@ export function AppointmentPage() {
   );
 }
 
-function AppointmentView() {
+function AppointmentView({ renderExtra }: AppointmentPageProps) {
   const { t } = useTranslation();
   const language = useLanguage();
   const errorText = useApiErrorText();
@@ -198,6 +204,7 @@ function AppointmentView() {
           </Button>
         ) : null}
       </div>
+      {renderExtra?.(item)}
       {capacity === 'patient' && actions.canReschedule ? (
         <WaitlistControl
           doctorId={item.doctor.id}

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Anchor, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { IconArrowLeft, IconLock } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
@@ -12,13 +12,19 @@ import { useHasAnyPermission } from '../../../lib/ui-state';
 import { useChart } from '../api/get-chart';
 import { ChartView } from './ChartView';
 import { EmergencyAccessModal } from './EmergencyAccessModal';
+import { ExportRecordAction } from './ExportRecordAction';
+
+/** What other features add to a chart (its visit notes), composed in `app/`. */
+export interface ChartSlots {
+  renderNotes?: (patientId: string) => ReactNode;
+}
 
 /**
  * `/admin/patients/:patientId`: a patient's chart for their doctors (and staff: administrative
  * part). A doctor who is not the patient's gets 404 from the server; with records.emergency the
  * page offers the reasoned, audited emergency access instead.
  */
-export function ChartPage() {
+export function ChartPage({ renderNotes }: ChartSlots = {}) {
   const { t } = useTranslation();
   const isAllowed = useHasAnyPermission(['records.read', 'records.read.own', 'patients.read.admin']);
   const { patientId = '' } = useParams();
@@ -28,12 +34,16 @@ export function ChartPage() {
         <IconArrowLeft size={16} aria-hidden style={{ marginInlineEnd: 4 }} />
         {t('records.backToList')}
       </Anchor>
-      {isAllowed ? <PatientChart key={patientId} patientId={patientId} /> : <SectionForbidden />}
+      {isAllowed ? (
+        <PatientChart key={patientId} patientId={patientId} renderNotes={renderNotes} />
+      ) : (
+        <SectionForbidden />
+      )}
     </div>
   );
 }
 
-function PatientChart({ patientId }: { patientId: string }) {
+function PatientChart({ patientId, renderNotes }: { patientId: string } & ChartSlots) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const canUseEmergency = useHasAnyPermission(['records.emergency']);
@@ -86,5 +96,13 @@ function PatientChart({ patientId }: { patientId: string }) {
       </>
     );
   }
-  return <ChartView chart={chart.data} showRemoved={showRemoved} onShowRemovedChange={setShowRemoved} />;
+  return (
+    <ChartView
+      chart={chart.data}
+      showRemoved={showRemoved}
+      onShowRemovedChange={setShowRemoved}
+      notes={renderNotes?.(patientId)}
+      actions={<ExportRecordAction patientId={patientId} patientName={chart.data.demographics.name} />}
+    />
+  );
 }

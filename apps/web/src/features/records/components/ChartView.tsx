@@ -31,6 +31,7 @@ import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useRemoveChartEntry, type ChartListKind } from '../api/remove-chart-entry';
 import { AddEntryModal, type EntryKind } from './AddEntryModal';
+import { DocumentsSection } from './DocumentsSection';
 import { formatCalendarDate } from './chart-format';
 import { ProfileModal } from './ProfileModal';
 import classes from './Records.module.css';
@@ -41,6 +42,8 @@ export interface ChartViewProps {
   onShowRemovedChange: (value: boolean) => void;
   /** Extra actions beside the title (the patient's link to their access log). */
   actions?: ReactNode;
+  /** The visit notes section, composed in `app/` from the notes feature. */
+  notes?: ReactNode;
 }
 
 /** Past visits listed before "Show all". */
@@ -95,13 +98,14 @@ function Section({
  * emergency access) add and remove entries; the patient edits only their contact details; staff
  * see the administrative part.
  */
-export function ChartView({ chart, showRemoved, onShowRemovedChange, actions }: ChartViewProps) {
+export function ChartView({ chart, showRemoved, onShowRemovedChange, actions, notes }: ChartViewProps) {
   const { t } = useTranslation();
   const language = useLanguage();
   const timeZone = useMe().data?.user.timeZone;
   const errorText = useApiErrorText();
   const canWrite = useHasAnyPermission(['records.write']);
   const canPrescribe = useHasAnyPermission(['prescriptions.write']);
+  const canUploadDocuments = useHasAnyPermission(['documents.upload']);
   const isDoctor = chart.access === 'treating' || chart.access === 'emergency';
   const canEditClinical = isDoctor && canWrite;
   const canEditProfile = canEditClinical || chart.access === 'self';
@@ -396,12 +400,15 @@ export function ChartView({ chart, showRemoved, onShowRemovedChange, actions }: 
           </Section>
         ) : null}
         {clinical ? (
-          <Section title={t('records.sections.documents')} testId="chart-documents">
-            {empty('documents')}
-          </Section>
+          <DocumentsSection
+            patientId={chart.patientId}
+            documents={clinical.documents}
+            canUpload={canUploadDocuments && (chart.access === 'self' || isDoctor)}
+          />
         ) : null}
       </div>
 
+      {clinical ? notes : null}
       <Section
         title={t('records.sections.visits')}
         testId="chart-visits"

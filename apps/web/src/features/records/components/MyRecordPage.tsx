@@ -9,20 +9,26 @@ import { useApiErrorText } from '../../../lib/error-text';
 import { useMe } from '../../../lib/session';
 import { useHasAnyPermission } from '../../../lib/ui-state';
 import { useChart } from '../api/get-chart';
+import type { ChartSlots } from './ChartPage';
 import { ChartView } from './ChartView';
+import { RecordExportButton } from './RecordExportButton';
 
 /** `/admin/my-record`: the signed-in patient's own chart (clinical lists read-only, contact details editable). */
-export function MyRecordPage() {
+export function MyRecordPage({ renderNotes }: ChartSlots = {}) {
   const isAllowed = useHasAnyPermission(['records.read.own']);
   const patientId = useMe().data?.user.id;
   return (
     <div className={pageClasses.page} data-testid="my-record-page">
-      {isAllowed && patientId ? <OwnChart patientId={patientId} /> : <SectionForbidden />}
+      {isAllowed && patientId ? (
+        <OwnChart patientId={patientId} renderNotes={renderNotes} />
+      ) : (
+        <SectionForbidden />
+      )}
     </div>
   );
 }
 
-function OwnChart({ patientId }: { patientId: string }) {
+function OwnChart({ patientId, renderNotes }: { patientId: string } & ChartSlots) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const [showRemoved, setShowRemoved] = useState(false);
@@ -42,17 +48,21 @@ function OwnChart({ patientId }: { patientId: string }) {
       chart={chart.data}
       showRemoved={showRemoved}
       onShowRemovedChange={setShowRemoved}
+      notes={renderNotes?.(patientId)}
       actions={
-        <Button
-          component={Link}
-          to="/admin/profile/record-access"
-          variant="default"
-          size="xs"
-          leftSection={<IconHistory size={16} />}
-          data-testid="my-record-access-log"
-        >
-          {t('accessLog.open')}
-        </Button>
+        <>
+          <RecordExportButton />
+          <Button
+            component={Link}
+            to="/admin/profile/record-access"
+            variant="default"
+            size="xs"
+            leftSection={<IconHistory size={16} />}
+            data-testid="my-record-access-log"
+          >
+            {t('accessLog.open')}
+          </Button>
+        </>
       }
     />
   );

@@ -16,12 +16,32 @@ const knownActions = [
   'record.viewed',
   'record.updated',
   'record.emergency_access',
+  'record.exported',
   'prescription.issued',
   'prescription.viewed',
   'prescription.cancelled',
+  'document.uploaded',
+  'document.removed',
+  'note.created',
+  'note.edited',
+  'note.diagnoses_set',
+  'note.signed',
+  'note.addendum_added',
+  'vitals.reported',
 ] as const;
 const knownRoles = ['doctor', 'staff', 'admin', 'patient'] as const;
-const knownSections = ['chart', 'profile', 'allergies', 'conditions', 'medications'] as const;
+const knownSections = [
+  'chart',
+  'profile',
+  'allergies',
+  'conditions',
+  'medications',
+  'documents',
+  'document',
+  'note',
+  'notes',
+  'vitals',
+] as const;
 
 /**
  * `/admin/profile/record-access`: the patient's access log — who viewed or changed their record
@@ -56,10 +76,11 @@ function AccessLog() {
     if (action === 'record.emergency_access') {
       return t('accessLog.actions.emergency');
     }
+    if (action === 'record.exported') {
+      return t('accessLog.actions.exported');
+    }
     if (action !== undefined) {
-      return t(
-        `accessLog.actions.${action.replace('prescription.', 'prescription_') as 'prescription_issued'}`,
-      );
+      return t(`accessLog.actions.${action.replace('.', '_') as 'prescription_issued'}`);
     }
     return t('accessLog.actions.other');
   };

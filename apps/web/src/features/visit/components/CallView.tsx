@@ -8,7 +8,8 @@ import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
-import { ActionIcon, Badge, Button, Drawer, Group, Indicator, Text, Tooltip } from '@mantine/core';
+import '@mantine/core/styles/Tabs.layer.css';
+import { ActionIcon, Badge, Button, Drawer, Group, Indicator, Tabs, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconCamera,
@@ -18,6 +19,7 @@ import {
   IconMessage,
   IconMicrophone,
   IconMicrophoneOff,
+  IconNotes,
   IconPhoneOff,
   IconPrescription,
   IconScreenShare,
@@ -27,7 +29,7 @@ import {
 } from '@tabler/icons-react';
 import type { ChatMessage, VisitParticipant, VisitState } from '@telemedicina/shared';
 import clsx from 'clsx';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
@@ -42,6 +44,12 @@ import { InviteGuestModal } from './InviteGuestModal';
 import { VideoTile } from './VideoTile';
 import classes from './Visit.module.css';
 
+/** A panel another feature puts beside the chat (a tab on a desktop, a drawer on a phone). */
+export interface CallSidePanel {
+  label: string;
+  content: ReactNode;
+}
+
 export interface CallViewProps {
   state: VisitState;
   session: VisitSession;
@@ -49,6 +57,8 @@ export interface CallViewProps {
   peers: PeerMeshHandle;
   /** For the host: who waits to be admitted to this visit (patient and guests). */
   waiting: readonly { key?: string; name: string; role: VisitParticipant['role'] }[];
+  /** Beside the chat (the doctor's note), when the page composes one. */
+  sidePanel?: CallSidePanel | null;
 }
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -66,7 +76,7 @@ function formatElapsed(ms: number): string {
  * controls (microphone, camera, camera switch, screen share, full screen, chat, invite, end),
  * the timer and the connection indicator; the chat beside the video (a drawer on a phone).
  */
-export function CallView({ state, session, media, peers, waiting }: CallViewProps) {
+export function CallView({ state, session, media, peers, waiting, sidePanel = null }: CallViewProps) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const isPhone = useMediaQuery('(max-width: 900px)') ?? false;
@@ -74,6 +84,10 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
   const { isMuted, isCameraOff } = media;
   const [screenTrack, setScreenTrack] = useState<MediaStreamTrack | null>(null);
   const [isChatOpen, setIsChatOpen] = useState(false);
+  const [isPanelOpen, setIsPanelOpen] = useState(false);
+  const [sideTab, setSideTab] = useState<'chat' | 'panel'>('chat');
+  /** The panel mounts when first opened, then stays mounted (its editors keep their state). */
+  const [hasOpenedPanel, setHasOpenedPanel] = useState(false);
   const [isEnding, setIsEnding] = useState(false);
   const [isInviting, setIsInviting] = useState(false);
   const [now, setNow] = useState(() => Date.now());
@@ -170,6 +184,7 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
       className={clsx(classes.call, isPhone && classes.callNoChat)}
       data-testid="visit-call"
       data-quality={level}
+      data-side={sidePanel && !isPhone ? sideTab : undefined}
     >
       <div className={classes.bar}>
         <Group gap="xs">
@@ -319,6 +334,14 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
             />
           </Indicator>
         ) : null}
+        {isPhone && sidePanel ? (
+          <ControlButton
+            label={sidePanel.label}
+            onClick={() => setIsPanelOpen(true)}
+            testId="visit-panel-open"
+            icon={<IconNotes size={20} />}
+          />
+        ) : null}
         {state.canHost ? (
           <Button
             component="a"
@@ -378,9 +401,49 @@ export function CallView({ state, session, media, peers, waiting }: CallViewProp
         >
           <ChatPanel {...chatProps} className={classes.chatDrawer} showTitle={false} />
         </Drawer>
+      ) : sidePanel ? (
+        <Tabs
+          value={sideTab}
+          onChange={(value) => {
+            setSideTab(value === 'panel' ? 'panel' : 'chat');
+            if (value === 'panel') {
+              setHasOpenedPanel(true);
+            }
+          }}
+          className={classes.side}
+          keepMounted
+          data-testid="visit-side-tabs"
+        >
+          <Tabs.List grow>
+            <Tabs.Tab value="chat" leftSection={<IconMessage size={16} />} data-testid="visit-side-chat">
+              {t('visit.chat.title')}
+            </Tabs.Tab>
+            <Tabs.Tab value="panel" leftSection={<IconNotes size={16} />} data-testid="visit-side-panel">
+              {sidePanel.label}
+            </Tabs.Tab>
+          </Tabs.List>
+          <Tabs.Panel value="chat" className={classes.sideBody}>
+            <ChatPanel {...chatProps} className={classes.chatInTabs} showTitle={false} />
+          </Tabs.Panel>
+          <Tabs.Panel value="panel" className={classes.sideBody}>
+            {hasOpenedPanel ? sidePanel.content : null}
+          </Tabs.Panel>
+        </Tabs>
       ) : (
         <ChatPanel {...chatProps} />
       )}
+      {isPhone && sidePanel ? (
+        <Drawer
+          opened={isPanelOpen}
+          onClose={() => setIsPanelOpen(false)}
+          position="bottom"
+          size="92%"
+          title={sidePanel.label}
+          styles={{ body: { padding: 0 } }}
+        >
+          {sidePanel.content}
+        </Drawer>
+      ) : null}
 
       {state.canHost ? (
         <ConfirmDialog

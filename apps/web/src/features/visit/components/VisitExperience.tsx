@@ -3,7 +3,7 @@ import '@mantine/core/styles/Anchor.layer.css';
 import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
@@ -15,15 +15,24 @@ import { screenFor } from '../phase-screen';
 import { useLocalMedia } from '../hooks/use-local-media';
 import { usePeerMesh } from '../hooks/use-peer-mesh';
 import { useVisitSession } from '../hooks/use-visit-session';
-import { CallView } from './CallView';
+import { CallView, type CallSidePanel } from './CallView';
 import { DeviceCheck } from './DeviceCheck';
 import { VisitEnded } from './VisitEnded';
 import { VisitLobby } from './VisitLobby';
+
+/** What other features add to the visit, composed in `app/` (features never import each other). */
+export interface VisitSlots {
+  /** A tab beside the chat during the call (a drawer on a phone), e.g. the doctor's note. */
+  callPanel?: (state: VisitState) => CallSidePanel | null;
+  /** Shown under the lobby and the waiting room, e.g. the patient's vitals form. */
+  lobbyExtra?: (state: VisitState) => ReactNode;
+}
 
 export interface VisitExperienceProps {
   appointmentId: string;
   /** A guest's page: no links into the staff area, and the device check is not stored. */
   isGuest?: boolean;
+  slots?: VisitSlots;
 }
 
 const deviceCheckSessionKey = (appointmentId: string) => `telemedicina.visit.checked.${appointmentId}`;
@@ -42,7 +51,7 @@ function wasCheckedThisSession(appointmentId: string): boolean {
  * live here, above the screens, so moving from the waiting room into the call keeps them (and
  * an offer that arrives while the screen changes is not lost).
  */
-export function VisitExperience({ appointmentId, isGuest = false }: VisitExperienceProps) {
+export function VisitExperience({ appointmentId, isGuest = false, slots }: VisitExperienceProps) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const visit = useVisitState(appointmentId, !isGuest);
@@ -143,8 +152,16 @@ export function VisitExperience({ appointmentId, isGuest = false }: VisitExperie
           checkPath={isGuest ? undefined : `/admin/visits/${appointmentId}/check`}
         />
       ) : null}
+      {(screen === 'lobby' || screen === 'waiting') && !isGuest ? slots?.lobbyExtra?.(state) : null}
       {screen === 'call' ? (
-        <CallView state={state} session={session} media={media} peers={peers} waiting={waiting} />
+        <CallView
+          state={state}
+          session={session}
+          media={media}
+          peers={peers}
+          waiting={waiting}
+          sidePanel={isGuest ? null : (slots?.callPanel?.(state) ?? null)}
+        />
       ) : null}
       {screen === 'ended' || screen === 'closed' ? (
         <VisitEnded state={state} chat={session.chat} showLinks={!isGuest} />

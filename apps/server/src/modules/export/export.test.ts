@@ -1,0 +1,508 @@
+import { createHash } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { recordExportSchema, type RecordExport } from '@telemedicina/shared';
+import { and, eq, sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  chartDocuments,
+  files,
+  notifications,
+  visitNoteAddenda,
+  visitNoteDiagnoses,
+  visitNotes,
+  visitVitals,
+} from '../../db/schema.js';
+import { createClock } from '../../test/booking-fixtures.js';
+import {
+  auditEventsOf,
+  createAppointment,
+  createUser,
+  send,
+  signIn,
+  type TestUser,
+} from '../../test/factories.js';
+import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { readZip, type ReadZipEntry } from '../../test/zip-reader.js';
+import { createFileStorage } from '../files/file-storage.js';
+import { htmlToText } from './html-text.js';
+import { createZipPathAllocator, safeFileName } from './export.presenter.js';
+
+const clock = createClock('2026-05-04T15:00:00Z');
+let context: TestContext;
+let doctor: TestUser;
+let staff: TestUser;
+let patient: TestUser;
+let otherPatient: TestUser;
+let admin: TestUser;
+let englishAdmin: TestUser;
+const sessions = new Map<TestUser, string>();
+/** Bytes of each uploaded document by its chart label, to compare with what the ZIP holds. */
+const uploaded = new Map<string, Buffer>();
+let summaryBytes: Buffer;
+let removedDocumentId: string;
+let missingDocumentId: string;
+
+async function sessionOf(user: TestUser): Promise<string> {
+  const known = sessions.get(user);
+  if (known !== undefined) {
+    return known;
+  }
+  const token = (await signIn(context.app, user)).token;
+  sessions.set(user, token);
+  return token;
+}
+
+async function as(user: TestUser | null, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
+  const session = user === null ? null : await sessionOf(user);
+  return send(context.app, method, `/api/v1${url}`, { session, ...(body === undefined ? {} : { body }) });
+}
+
+function pdfLike(label: string): Buffer {
+  return Buffer.from(`%PDF-1.4\n% ${label}\n${'x'.repeat(3000)}\n%%EOF\n`, 'latin1');
+}
+
+async function addDocument(
+  owner: TestUser,
+  input: {
+    name: string;
+    bytes: Buffer;
+    contentType?: string;
+    kind?: 'upload' | 'visit_summary';
+    appointmentId?: string | null;
+    removedAt?: Date | null;
+  },
+): Promise<string> {
+  const storage = createFileStorage(context.config.uploadsDir);
+  const storagePath = await storage.write('documents', 'bin', input.bytes);
+  const db = context.db.db;
+  const [file] = await db
+    .insert(files)
+    .values({
+      ownerUserId: owner.id,
+      sha256: createHash('sha256').update(input.bytes).digest('hex'),
+      contentType: input.contentType ?? 'application/pdf',
+      size: input.bytes.length,
+      storagePath,
+    })
+    .returning();
+  const [document] = await db
+    .insert(chartDocuments)
+    .values({
+      patientUserId: owner.id,
+      fileId: file!.id,
+      kind: input.kind ?? 'upload',
+      category: 'lab',
+      name: input.name,
+      appointmentId: input.appointmentId ?? null,
+      uploadedByUserId: input.kind === 'visit_summary' ? null : owner.id,
+      removedAt: input.removedAt ?? null,
+    })
+    .returning();
+  return document!.id;
+}
+
+function freshAdmin(): Promise<TestUser> {
+  return createUser(context.app, { roles: ['admin'] });
+}
+
+function entryNamed(entries: ReadZipEntry[], name: string): ReadZipEntry {
+  const entry = entries.find((candidate) => candidate.name === name);
+  if (entry === undefined) {
+    throw new Error(`no ${name} in ${entries.map((candidate) => candidate.name).join(', ')}`);
+  }
+  return entry;
+}
+
+function unzip(response: LightMyRequestResponse): { entries: ReadZipEntry[]; record: RecordExport } {
+  expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+  expect(response.headers['content-type']).toBe('application/zip');
+  const entries = readZip(response.rawPayload);
+  const record = recordExportSchema.parse(
+    JSON.parse(entryNamed(entries, 'record.json').data.toString('utf8')),
+  );
+  return { entries, record };
+}
+
+beforeAll(async () => {
+  context = await createTestContext({ now: clock.now });
+  const app = context.app;
+  const db = context.db.db;
+  doctor = await createUser(app, { roles: ['doctor'], name: 'Dra. Tratante' });
+  staff = await createUser(app, { roles: ['staff'], name: 'Recepción Uno' });
+  admin = await createUser(app, { roles: ['admin'], name: 'Admin Uno' });
+  englishAdmin = await createUser(app, { roles: ['admin'], name: 'Admin Two', language: 'en' });
+  patient = await createUser(app, { roles: ['patient'], name: 'Paciente Ana Núñez' });
+  otherPatient = await createUser(app, { roles: ['patient'], name: 'Paciente Beto Otro', language: 'en' });
+  const visit = await createAppointment(app, {
+    doctorId: doctor.id,
+    patientId: patient.id,
+    startsAt: '2026-05-01T16:00:00Z',
+    status: 'completed',
+  });
+  const laterVisit = await createAppointment(app, {
+    doctorId: doctor.id,
+    patientId: patient.id,
+    startsAt: '2026-05-03T16:00:00Z',
+    status: 'completed',
+  });
+  const otherVisit = await createAppointment(app, {
+    doctorId: doctor.id,
+    patientId: otherPatient.id,
+    startsAt: '2026-05-02T16:00:00Z',
+    status: 'completed',
+  });
+  await db.execute(sql`
+    insert into diagnosis_codes (code, chapter, name_es, name_en, search_text)
+    values ('J06.9', 'X', 'Infección aguda de las vías respiratorias superiores', 'Acute upper respiratory infection', 'j06.9')
+    on conflict (code) do nothing`);
+
+  // Clinical lists through the API: one allergy stays, one is ended.
+  const kept = await as(doctor, 'POST', `/patients/${patient.id}/allergies`, {
+    substance: 'Penicilina',
+    severity: 'severe',
+  });
+  expect(kept.statusCode).toBe(201);
+  const ended = await as(doctor, 'POST', `/patients/${patient.id}/allergies`, { substance: 'Polen' });
+  expect(ended.statusCode).toBe(201);
+  expect(
+    (await as(doctor, 'DELETE', `/patients/${patient.id}/allergies/${ended.json<{ id: string }>().id}`))
+      .statusCode,
+  ).toBe(204);
+  expect(
+    (await as(doctor, 'POST', `/patients/${otherPatient.id}/allergies`, { substance: 'Látex-de-Beto' }))
+      .statusCode,
+  ).toBe(201);
+  const prescription = await as(doctor, 'POST', `/patients/${patient.id}/prescriptions`, {
+    appointmentId: visit.id,
+    items: [
+      {
+        medication: 'Amoxicilina 500 mg',
+        dose: '1 cápsula',
+        route: 'oral',
+        frequency: 'cada 8 horas',
+        duration: '7 días',
+        quantity: '21',
+      },
+    ],
+  });
+  expect(prescription.statusCode).toBe(201);
+
+  // A signed note with a diagnosis and an addendum (written like the notes module does: draft,
+  // diagnoses, then signed), and a draft that must never leave the clinic.
+  const [note] = await db
+    .insert(visitNotes)
+    .values({
+      appointmentId: visit.id,
+      patientUserId: patient.id,
+      doctorUserId: doctor.id,
+      subjectiveHtml: '<p>Tos &amp; fiebre desde hace <strong>3 días</strong>.</p>',
+      objectiveHtml: '<ul><li>Faringe roja</li><li>38,2 °C</li></ul>',
+      assessmentHtml: '<p>Infección respiratoria alta.</p><img src=x onerror="alert(1)">',
+      planHtml: '<ol><li>Reposo</li><li>Líquidos</li></ol>',
+    })
+    .returning();
+  await db
+    .insert(visitNoteDiagnoses)
+    .values({ noteId: note!.id, code: 'J06.9', position: 1, isPrimary: true });
+  await db
+    .update(visitNotes)
+    .set({ status: 'signed', signedAt: new Date('2026-05-01T17:00:00Z'), signedByUserId: doctor.id })
+    .where(eq(visitNotes.id, note!.id));
+  await db.insert(visitNoteAddenda).values({
+    noteId: note!.id,
+    authorUserId: doctor.id,
+    bodyHtml: '<p>Resultado del cultivo: negativo.</p>',
+    signedAt: new Date('2026-05-02T10:00:00Z'),
+  });
+  await db.insert(visitNotes).values({
+    appointmentId: laterVisit.id,
+    patientUserId: patient.id,
+    doctorUserId: doctor.id,
+    subjectiveHtml: '<p>BORRADOR-SECRETO sin firmar</p>',
+  });
+  await db.insert(visitVitals).values({
+    appointmentId: visit.id,
+    patientUserId: patient.id,
+    temperatureC: 38.2,
+    heartRateBpm: 92,
+  });
+
+  // Documents: two with the same label, a hostile label, a summary, a removed one, one whose file is gone.
+  const first = pdfLike('analisis-1');
+  const second = pdfLike('analisis-2');
+  const hostile = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+  uploaded.set('documents/Análisis de sangre.pdf', first);
+  uploaded.set('documents/análisis de sangre (2).pdf', second);
+  uploaded.set('documents/_.._etc_passwd.png', hostile);
+  await addDocument(patient, { name: 'Análisis de sangre.pdf', bytes: first });
+  await addDocument(patient, { name: 'análisis de sangre', bytes: second });
+  await addDocument(patient, { name: '../../etc/passwd', bytes: hostile, contentType: 'image/png' });
+  summaryBytes = pdfLike('resumen');
+  await addDocument(patient, {
+    name: 'Resumen de consulta',
+    bytes: summaryBytes,
+    kind: 'visit_summary',
+    appointmentId: visit.id,
+  });
+  removedDocumentId = await addDocument(patient, {
+    name: 'Retirado.pdf',
+    bytes: pdfLike('RETIRADO-NO-EXPORTAR'),
+    removedAt: new Date('2026-05-02T00:00:00Z'),
+  });
+  missingDocumentId = await addDocument(patient, { name: 'Perdido.pdf', bytes: pdfLike('perdido') });
+  const [missing] = await db
+    .select({ storagePath: files.storagePath })
+    .from(chartDocuments)
+    .innerJoin(files, eq(files.id, chartDocuments.fileId))
+    .where(eq(chartDocuments.id, missingDocumentId));
+  await rm(path.join(context.config.uploadsDir, missing!.storagePath));
+  await addDocument(otherPatient, {
+    name: 'Informe de Beto.pdf',
+    bytes: pdfLike('BETO-PRIVADO'),
+    kind: 'visit_summary',
+    appointmentId: otherVisit.id,
+  });
+});
+
+afterAll(async () => {
+  await context?.close();
+});
+
+describe('GET /me/record/export', () => {
+  let entries: ReadZipEntry[];
+  let record: RecordExport;
+  let response: LightMyRequestResponse;
+
+  beforeAll(async () => {
+    response = await as(patient, 'GET', '/me/record/export');
+    ({ entries, record } = unzip(response));
+  });
+
+  it('answers a ZIP named in the patient’s language with the JSON, README, PDFs and documents', () => {
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="historia-clinica-2026-05-04.zip"',
+    );
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    const names = entries.map((entry) => entry.name);
+    expect(names.slice(0, 2)).toEqual(['README.txt', 'record.json']);
+    const code = record.prescriptions[0]?.verificationCode;
+    expect(names).toContain(`prescriptions/${code}.pdf`);
+    expect(names).toContain(
+      `summaries/2026-05-01-${record.documents.find((d) => d.kind === 'visit_summary')?.id.slice(0, 8)}.pdf`,
+    );
+    for (const [name, bytes] of uploaded) {
+      expect(entryNamed(entries, name).data.equals(bytes), name).toBe(true);
+    }
+    expect(entries.filter((entry) => entry.name.startsWith('summaries/'))[0]?.data.equals(summaryBytes)).toBe(
+      true,
+    );
+    for (const entry of entries.filter((candidate) => candidate.name.startsWith('prescriptions/'))) {
+      expect(entry.data.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    }
+    expect(
+      names.every((name) => name.split('/').every((part) => part !== '..' && part !== '.' && part !== '')),
+    ).toBe(true);
+    expect(names).toHaveLength(2 + 1 + 1 + 3);
+  });
+
+  it('holds the whole record in record.json, validated by the shared schema', () => {
+    expect(record).toMatchObject({
+      format: 'telemedicina.record-export',
+      version: 1,
+      exportedAt: '2026-05-04T15:00:00.000Z',
+      language: 'es',
+      request: { by: 'patient', requester: { id: patient.id }, reason: null },
+      patient: { id: patient.id, name: 'Paciente Ana Núñez' },
+    });
+    expect(record.allergies.map((allergy) => [allergy.substance, allergy.removedAt !== null]).sort()).toEqual(
+      [
+        ['Penicilina', false],
+        ['Polen', true],
+      ],
+    );
+    expect(record.appointments).toHaveLength(2);
+    expect(record.vitals).toEqual([expect.objectContaining({ temperatureC: 38.2, heartRateBpm: 92 })]);
+    expect(record.prescriptions[0]).toMatchObject({
+      status: 'active',
+      items: [expect.objectContaining({ medication: 'Amoxicilina 500 mg' })],
+    });
+    expect(record.prescriptions[0]?.verificationUrl).toMatch(/\/verify\/[0-9A-Z-]{14}$/);
+    const [note] = record.visitNotes;
+    expect(record.visitNotes).toHaveLength(1);
+    expect(note?.sections.subjective.text).toBe('Tos & fiebre desde hace 3 días.');
+    expect(note?.sections.objective.text).toBe('- Faringe roja\n- 38,2 °C');
+    expect(note?.sections.plan.text).toBe('1. Reposo\n2. Líquidos');
+    expect(note?.sections.assessment.html).not.toContain('onerror');
+    expect(note?.diagnoses).toEqual([
+      expect.objectContaining({
+        code: 'J06.9',
+        primary: true,
+        nameEn: expect.stringContaining('Acute upper respiratory infection'),
+      }),
+    ]);
+    expect(note?.addenda.map((addendum) => addendum.body.text)).toEqual(['Resultado del cultivo: negativo.']);
+    const missing = record.documents.find((document) => document.id === missingDocumentId);
+    expect(missing?.path).toBeNull();
+    expect(record.documents.some((document) => document.id === removedDocumentId)).toBe(false);
+    const hostile = record.documents.find((document) => document.name === '../../etc/passwd');
+    expect(hostile?.path).toBe('documents/_.._etc_passwd.png');
+    expect(record.accessLog.some((entry) => entry.action === 'record.updated')).toBe(true);
+  });
+
+  it('leaves out drafts, removed documents and every other patient', () => {
+    const everything = Buffer.concat(entries.map((entry) => entry.data)).toString('latin1');
+    const everythingUtf8 = Buffer.concat(entries.map((entry) => entry.data)).toString('utf8');
+    expect(everything).not.toContain('BORRADOR-SECRETO');
+    expect(everything).not.toContain('RETIRADO-NO-EXPORTAR');
+    expect(everything).not.toContain('BETO-PRIVADO');
+    expect(everythingUtf8).not.toContain('Látex-de-Beto');
+    expect(everythingUtf8).not.toContain(otherPatient.id);
+    expect(everythingUtf8).not.toContain('Beto');
+  });
+
+  it('writes a README in Spanish that lists what is missing', () => {
+    const readme = entryNamed(entries, 'README.txt').data.toString('utf8');
+    expect(readme).toContain('HISTORIA CLÍNICA DE PACIENTE ANA NÚÑEZ');
+    expect(readme).toContain('borradores');
+    expect(readme).toContain('1 archivo(s) que no se pudieron leer');
+  });
+
+  it('is audited with the patient as actor and target', async () => {
+    const events = await auditEventsOf(context.app, 'record.exported');
+    const own = events.find((event) => event.actorUserId === patient.id);
+    expect(own).toMatchObject({ targetType: 'patient', targetId: patient.id, outcome: 'success' });
+    expect(own?.details).toMatchObject({ by: 'patient', access: 'self' });
+    // Audited before the bytes leave, so the copy's access log already lists this export.
+    expect(record.accessLog.some((entry) => entry.action === 'record.exported')).toBe(true);
+  });
+
+  it('gives an English-speaking patient an English README and nothing of anyone else', async () => {
+    const { entries: otherEntries, record: otherRecord } = unzip(
+      await as(otherPatient, 'GET', '/me/record/export'),
+    );
+    expect(entryNamed(otherEntries, 'README.txt').data.toString('utf8')).toContain(
+      'MEDICAL RECORD OF PACIENTE BETO OTRO',
+    );
+    expect(otherRecord.patient.id).toBe(otherPatient.id);
+    expect(otherRecord.allergies.map((allergy) => allergy.substance)).toEqual(['Látex-de-Beto']);
+    expect(otherRecord.prescriptions).toEqual([]);
+    const text = Buffer.concat(otherEntries.map((entry) => entry.data)).toString('utf8');
+    expect(text).not.toContain(patient.id);
+    expect(text).not.toContain('Penicilina');
+  });
+
+  it('refuses the signed-out, doctors, staff and administrators (no own record)', async () => {
+    expect((await as(null, 'GET', '/me/record/export')).statusCode).toBe(401);
+    expect((await as(doctor, 'GET', '/me/record/export')).statusCode).toBe(403);
+    expect((await as(staff, 'GET', '/me/record/export')).statusCode).toBe(403);
+    expect((await as(admin, 'GET', '/me/record/export')).statusCode).toBe(403);
+  });
+});
+
+describe('POST /patients/:patientId/export', () => {
+  const reason = 'Solicitud escrita de la paciente para cambiar de clínica';
+
+  it('validates the reason with its field path', async () => {
+    for (const body of [{}, { reason: 'corto' }, { reason: 'x'.repeat(501) }, { reason: 42 }]) {
+      // A fresh administrator each time: the rate limit counts refused requests too.
+      const response = await as(await freshAdmin(), 'POST', `/patients/${patient.id}/export`, body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      const error = response.json<{ error: { code: string; details: { issues: { path: string }[] } } }>()
+        .error;
+      expect(error.code).toBe('VALIDATION_FAILED');
+      expect(error.details.issues.map((issue) => issue.path)).toContain('reason');
+    }
+  });
+
+  it('answers 403 to doctors, staff and patients, and 404 for anyone who is not a patient', async () => {
+    for (const user of [doctor, staff, patient]) {
+      const response = await as(user, 'POST', `/patients/${patient.id}/export`, { reason });
+      expect(response.statusCode, user.name).toBe(403);
+    }
+    for (const id of [crypto.randomUUID(), doctor.id, 'not-a-uuid']) {
+      expect(
+        (await as(await freshAdmin(), 'POST', `/patients/${id}/export`, { reason })).statusCode,
+        id,
+      ).toBe(404);
+    }
+  });
+
+  it('gives an administrator the same files as the patient, audited with the reason and the patient told', async () => {
+    const own = unzip(await as(patient, 'GET', '/me/record/export'));
+    const response = await as(englishAdmin, 'POST', `/patients/${patient.id}/export`, {
+      reason: `  ${reason} `,
+    });
+    const { entries, record } = unzip(response);
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="medical-record-paciente-ana-nunez-2026-05-04.zip"',
+    );
+    expect(entries.map((entry) => entry.name)).toEqual(own.entries.map((entry) => entry.name));
+    expect(record.request).toEqual({
+      by: 'administrator',
+      requester: { id: englishAdmin.id, name: 'Admin Two' },
+      reason,
+    });
+    // Still in the patient's language, drafts still out.
+    expect(record.language).toBe('es');
+    expect(entryNamed(entries, 'README.txt').data.toString('utf8')).toContain('administración de la clínica');
+    expect(Buffer.concat(entries.map((entry) => entry.data)).toString('latin1')).not.toContain(
+      'BORRADOR-SECRETO',
+    );
+
+    const events = await auditEventsOf(context.app, 'record.exported');
+    const adminEvent = events.find((event) => event.actorUserId === englishAdmin.id);
+    expect(adminEvent).toMatchObject({ targetType: 'patient', targetId: patient.id });
+    expect(adminEvent?.details).toMatchObject({ by: 'administrator', access: 'administrative', reason });
+    const told = await context.db.db
+      .select()
+      .from(notifications)
+      .where(and(eq(notifications.userId, patient.id), eq(notifications.kind, 'record.exported')));
+    expect(told).toHaveLength(1);
+    expect(told[0]?.data).toEqual({ exportedAt: '2026-05-04T15:00:00.000Z' });
+  });
+
+  it('limits exports to a few per user and minute', async () => {
+    const limited = await freshAdmin();
+    const statuses: number[] = [];
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      statuses.push(
+        (await as(limited, 'POST', `/patients/${otherPatient.id}/export`, { reason })).statusCode,
+      );
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Keyed by user: another administrator is not held back.
+    expect((await as(admin, 'POST', `/patients/${otherPatient.id}/export`, { reason })).statusCode).toBe(200);
+  });
+});
+
+describe('export helpers', () => {
+  it('renders note HTML as plain text and sanitizes it again', () => {
+    expect(
+      htmlToText(
+        '<h2>Plan</h2><p>Ver <a href="https://example.org/x">guía</a><br>y volver</p><script>x()</script>',
+      ),
+    ).toEqual({
+      html: '<h2>Plan</h2><p>Ver <a href="https://example.org/x" rel="noopener noreferrer nofollow">guía</a><br>y volver</p>',
+      text: 'Plan\nVer guía (https://example.org/x)\ny volver',
+    });
+    expect(htmlToText('').text).toBe('');
+  });
+
+  it('names files safely and deduplicates without regard to case', () => {
+    expect(safeFileName('../../etc/passwd', 'image/png')).toBe('_.._etc_passwd.png');
+    expect(safeFileName('  informe\u0000.PDF ', 'application/pdf')).toBe('informe.pdf');
+    expect(safeFileName('foto.jpeg', 'image/jpeg')).toBe('foto.jpg');
+    expect(safeFileName('CON', 'application/pdf')).toBe('CON_.pdf');
+    expect(safeFileName('...', 'application/octet-stream')).toBe('document.bin');
+    expect(safeFileName('a'.repeat(300), 'text/plain')).toBe(`${'a'.repeat(100)}.txt`);
+    const allocate = createZipPathAllocator();
+    expect([
+      allocate('documents', 'a.pdf'),
+      allocate('documents', 'A.pdf'),
+      allocate('documents', 'a.pdf'),
+      allocate('summaries', 'a.pdf'),
+    ]).toEqual(['documents/a.pdf', 'documents/A (2).pdf', 'documents/a (3).pdf', 'summaries/a.pdf']);
+  });
+});

@@ -1,0 +1,69 @@
+import { Text } from '@mantine/core';
+import { vitalNames, type VitalName, type Vitals } from '@telemedicina/shared';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/format';
+import { useMe } from '../../../lib/session';
+import { useLanguage } from '../../../lib/ui-state';
+import classes from './Notes.module.css';
+
+/** A measurement in the reader's language ("36,8" / "36.8"). */
+export function formatVital(value: number, language: string): string {
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(value);
+}
+
+const shownVitals: readonly (VitalName | 'bloodPressure')[] = [
+  'bloodPressure',
+  ...vitalNames.filter((name) => name !== 'systolicMmHg' && name !== 'diastolicMmHg'),
+];
+
+/**
+ * What the patient reported before the visit, read-only for the doctor: each measurement with its
+ * unit (blood pressure as systolic/diastolic) and when it was reported, in the viewer's zone.
+ */
+export function VitalsView({ vitals }: { vitals: Vitals | null }) {
+  const { t } = useTranslation();
+  const language = useLanguage();
+  const timeZone = useMe().data?.user.timeZone;
+  if (!vitals) {
+    return (
+      <Text size="sm" c="gray.7" data-testid="note-vitals-none">
+        {t('notes.vitals.none')}
+      </Text>
+    );
+  }
+  const items = shownVitals.flatMap((name): { name: VitalName | 'bloodPressure'; text: string }[] => {
+    if (name === 'bloodPressure') {
+      const { systolicMmHg: systolic, diastolicMmHg: diastolic } = vitals;
+      if (systolic === null && diastolic === null) {
+        return [];
+      }
+      const text = `${systolic === null ? '—' : formatVital(systolic, language)}/${diastolic === null ? '—' : formatVital(diastolic, language)}`;
+      return [{ name, text: `${text} ${t('notes.vitals.units.mmHg')}` }];
+    }
+    const value = vitals[name];
+    return value === null
+      ? []
+      : [{ name, text: `${formatVital(value, language)} ${t(`notes.vitals.units.${name}`)}`.trim() }];
+  });
+  return (
+    <div data-testid="note-vitals">
+      {items.length === 0 ? (
+        <Text size="sm" c="gray.7">
+          {t('notes.vitals.none')}
+        </Text>
+      ) : (
+        <dl className={classes.vitals}>
+          {items.map((item) => (
+            <div key={item.name} className={classes.vital} data-testid={`note-vital-${item.name}`}>
+              <dt>{t(`notes.vitals.fields.${item.name}`)}</dt>
+              <dd>{item.text}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <Text size="xs" c="gray.7" mt={6} data-testid="note-vitals-reported">
+        {t('notes.vitals.reportedAt', { when: formatDateTime(vitals.reportedAt, language, timeZone) })}
+      </Text>
+    </div>
+  );
+}
