@@ -1,4 +1,5 @@
-const kilobyte = 1000;
+/** Sizes count in 1024s, as the server's limits ("10 MB" = 10 × 1024 × 1024 bytes) and file managers do. */
+const kilobyte = 1024;
 
 /** A file size in the reader's language ("1,5 MB" / "1.5 MB"), using the browser's unit names. */
 export function formatBytes(bytes: number, language: string): string {
@@ -43,4 +44,33 @@ export function formatDateTime(iso: string, language: string, timeZone?: string 
   } catch {
     return new Intl.DateTimeFormat(language, options).format(date);
   }
+}
+
+const typeNames: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'image/jpeg': 'JPG',
+  'image/jpg': 'JPG',
+  'text/plain': 'TXT',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
+};
+
+/**
+ * Accepted file kinds as people read them ("PDF, PNG, JPG"), from MIME types and extensions
+ * (`application/pdf`, `.pdf`, `image/png`…), each kind once.
+ */
+export function formatAcceptedTypes(accept: readonly string[]): string {
+  const names = accept.map((entry) => {
+    const value = entry.trim().toLowerCase();
+    if (value.startsWith('.')) {
+      const extension = value.slice(1);
+      return extension === 'jpeg' ? 'JPG' : extension.toUpperCase();
+    }
+    const known = typeNames[value];
+    if (known) {
+      return known;
+    }
+    const subtype = value.split('/')[1] ?? value;
+    return subtype === '*' ? value : subtype.toUpperCase();
+  });
+  return [...new Set(names)].join(', ');
 }

@@ -33,7 +33,7 @@ describe('Uploader', () => {
     const options: UploadManagerOptions = {
       url: '/files',
       accept: ['image/*'],
-      maxFileSize: 1_000,
+      maxFileSize: 1_024,
       maxFiles: 2,
     };
     renderWithProviders(<Harness options={options} />);

@@ -10,7 +10,7 @@ import { Dropzone } from '@mantine/dropzone';
 import { IconCloudUpload, IconFile, IconPhoto, IconRefresh, IconTrash, IconX } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '../../lib/format';
+import { formatAcceptedTypes, formatBytes } from '../../lib/format';
 import { useLanguage } from '../../lib/ui-state';
 import { describeFailure, describeRejection } from './describe-upload';
 import { limitValue } from './upload-limits';
@@ -197,7 +197,7 @@ function describeLimits(options: UploadManagerOptions, t: TFunction, language: s
   const maxFiles = limitValue(options.maxFiles);
   const maxFileSize = limitValue(options.maxFileSize);
   if (options.accept && options.accept.length > 0) {
-    parts.push(t('uploader.limits.types', { accept: options.accept.join(', ') }));
+    parts.push(t('uploader.limits.types', { accept: formatAcceptedTypes(options.accept) }));
   }
   if (maxFileSize !== null) {
     parts.push(t('uploader.limits.size', { max: formatBytes(maxFileSize, language) }));

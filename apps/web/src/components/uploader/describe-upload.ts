@@ -1,6 +1,6 @@
 import { errorCodes } from '@telemedicina/shared';
 import type { TFunction } from 'i18next';
-import { formatBytes } from '../../lib/format';
+import { formatAcceptedTypes, formatBytes } from '../../lib/format';
 import type { UploadRejection } from './upload-limits';
 import type { UploadFailure } from './upload-request';
 
@@ -8,7 +8,7 @@ import type { UploadFailure } from './upload-request';
 export function describeRejection(rejection: UploadRejection, t: TFunction, language: string): string {
   switch (rejection.reason) {
     case 'type':
-      return t('uploader.rejected.type', { accept: rejection.accept.join(', ') });
+      return t('uploader.rejected.type', { accept: formatAcceptedTypes(rejection.accept) });
     case 'size':
       return t('uploader.rejected.size', { max: formatBytes(rejection.maxFileSize, language) });
     case 'count':
