@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../system/support/postgres.js';
@@ -14,6 +13,7 @@ import {
   signInPage,
   waitForRemoteVideos,
 } from './support/visits.js';
+import { pdfText } from '../apps/server/src/test/pdf-text.js';
 
 /**
  * Issue 8, "done means": during a call the doctor writes a note (autosave seen in the database
@@ -65,24 +65,6 @@ async function openSignedIn(target: Browser, email: string, lang: Lang): Promise
   const page = await context.newPage();
   await signInPage(page, server.baseUrl, email);
   return page;
-}
-
-/** The text drawn in a pdfkit PDF: its deflated content streams, hex strings decoded. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const parts: string[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (let match = streams.exec(raw); match !== null; match = streams.exec(raw)) {
-    try {
-      const content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-      for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) {
-        parts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-      }
-    } catch {
-      // Fonts and images are not text content.
-    }
-  }
-  return parts.join('');
 }
 
 /** The plan as stored: straight from PostgreSQL when the server runs on it, else through the API. */

@@ -1,6 +1,5 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { inflateSync } from 'node:zlib';
 import type {
   ChartNoteList,
   NoteEnvelope,
@@ -28,6 +27,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { pdfText } from '../../test/pdf-text.js';
 
 const clock = createClock('2026-05-04T09:00:00Z');
 let context: TestContext;
@@ -81,24 +81,6 @@ async function startNote(appointmentId: string): Promise<VisitNote> {
 
 async function save(appointmentId: string, body: Record<string, unknown>, user = doctor) {
   return as(user, 'PATCH', `/appointments/${appointmentId}/note`, body);
-}
-
-/** The text of a pdfkit PDF: its content streams inflated, the hex strings joined. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const parts: string[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (let match = streams.exec(raw); match !== null; match = streams.exec(raw)) {
-    try {
-      const content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-      for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) {
-        parts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-      }
-    } catch {
-      // Not a deflated content stream (fonts, images).
-    }
-  }
-  return parts.join('');
 }
 
 async function storedSummaries(): Promise<string[]> {

@@ -1,4 +1,3 @@
-import { inflateSync } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorProfiles, emergencyAccesses, users } from '../../db/schema.js';
@@ -12,6 +11,7 @@ import {
 } from '../../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
 import { generateVerificationCode } from './verification-code.js';
+import { pdfText } from '../../test/pdf-text.js';
 
 let context: TestContext;
 let doctor: SignedInClient;
@@ -91,24 +91,6 @@ async function issue(
     session: client.token,
     body,
   });
-}
-
-/** The text of a pdfkit PDF: its content streams inflated, the hex/literal strings joined. */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1');
-  const parts: string[] = [];
-  const streams = /stream\r?\n([\s\S]*?)\r?\nendstream/g;
-  for (let match = streams.exec(raw); match !== null; match = streams.exec(raw)) {
-    try {
-      const content = inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1');
-      for (const hex of content.matchAll(/<([0-9a-fA-F]+)>/g)) {
-        parts.push(Buffer.from(hex[1]!, 'hex').toString('latin1'));
-      }
-    } catch {
-      // Not a deflated content stream (fonts, images).
-    }
-  }
-  return parts.join('');
 }
 
 describe('issuing prescriptions', () => {
