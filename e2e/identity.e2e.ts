@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
@@ -105,10 +105,24 @@ describe('identity journeys in the browser', () => {
 
   it('enrols TOTP from the profile and signs in with a code', async () => {
     const page = await openPage('es-ES');
+    // The real-time connections the page opens (the notification bell keeps one).
+    const sockets: WebSocket[] = [];
+    page.on('websocket', (socket) => {
+      if (socket.url().includes('/socket.io')) {
+        sockets.push(socket);
+      }
+    });
+    const sessionCookie = async (): Promise<string | undefined> =>
+      (await page.context().cookies()).find((cookie) => cookie.name === 'tm_session')?.value;
     await page.goto(`${server.baseUrl}/`);
     await signIn(page, 'medico2@example.com');
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
     await page.goto(`${server.baseUrl}/admin/profile/security`);
+    await expect
+      .poll(() => sockets.filter((socket) => !socket.isClosed()).length, { timeout: 15_000 })
+      .toBe(1);
+    const [signedInSocket] = sockets.filter((socket) => !socket.isClosed());
+    const signedInSession = await sessionCookie();
     await page.getByTestId('mfa-setup-start').click();
     await page.getByTestId('mfa-setup-qr').waitFor();
     const secret = await page.getByTestId('mfa-setup-secret').getAttribute('data-secret');
@@ -119,6 +133,14 @@ describe('identity journeys in the browser', () => {
     await page.getByTestId('mfa-setup-confirm').click();
     await page.getByTestId('mfa-recovery-codes').waitFor();
     expect(await page.getByTestId('mfa-recovery-code').count()).toBe(10);
+    // Enabling rotated the session: a new cookie; the server closed the old session's socket and
+    // the page connected again with the new one.
+    expect(await sessionCookie()).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(await sessionCookie()).not.toBe(signedInSession);
+    await expect.poll(() => signedInSocket!.isClosed(), { timeout: 15_000 }).toBe(true);
+    await expect
+      .poll(() => sockets.filter((socket) => !socket.isClosed()).length, { timeout: 15_000 })
+      .toBe(1);
     await page.getByTestId('mfa-recovery-saved').check();
     await page.getByTestId('mfa-recovery-done').click();
 

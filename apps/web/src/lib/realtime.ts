@@ -8,12 +8,14 @@ import { realtimePath } from '@telemedicina/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
 import { api } from './api-client';
+import { sessionState } from './session-state';
 
 /** The typed Socket.IO connection of this page. */
 export type RealtimeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 let socket: RealtimeSocket | null = null;
 let connecting: Promise<RealtimeSocket> | null = null;
+let stopReconnecting: (() => void) | null = null;
 const listeners = new Set<() => void>();
 let connected = false;
 
@@ -39,10 +41,68 @@ export function realtimeUrl(config: Pick<ClientConfigResponse, 'realtime'>, loca
   return `${location.protocol}//${location.hostname}:${port}`;
 }
 
+/** How long the page waits before reconnecting after the server closed its connection. */
+export const serverDisconnectRetryMs = 2_000;
+
+/** What {@link reconnectAfterServerDisconnect} needs of a socket. */
+export interface ReconnectableSocket {
+  on(event: 'connect', listener: () => void): unknown;
+  on(event: 'disconnect', listener: (reason: string) => void): unknown;
+  off(event: 'connect', listener: () => void): unknown;
+  off(event: 'disconnect', listener: (reason: string) => void): unknown;
+  connect(): unknown;
+}
+
+/**
+ * Socket.IO does not reconnect by itself when the server closed the connection
+ * (`io server disconnect`): the server does that when the session behind it ended or was replaced
+ * — enabling the second factor rotates the session, and the page already holds the new cookie.
+ * While the page still has a session, this tries once, after a short delay (so the answer that
+ * set the new cookie has arrived): a rotated session's handshake goes through; an ended one's is
+ * refused (`connect_error`, the socket stays inactive) and the page stays disconnected. A
+ * successful connection allows one more try next time. Returns a function that removes the
+ * listeners and any pending try.
+ */
+export function reconnectAfterServerDisconnect(
+  target: ReconnectableSocket,
+  hasSession: () => boolean,
+  delayMs: number = serverDisconnectRetryMs,
+): () => void {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let hasTried = false;
+  const handleDisconnect = (reason: string): void => {
+    if (reason !== 'io server disconnect' || hasTried || timer !== null || !hasSession()) {
+      return;
+    }
+    hasTried = true;
+    timer = setTimeout(() => {
+      timer = null;
+      // Signed out meanwhile (sign-out also ends the session on the server): stay disconnected.
+      if (hasSession()) {
+        target.connect();
+      }
+    }, delayMs);
+  };
+  const handleConnect = (): void => {
+    hasTried = false;
+  };
+  target.on('disconnect', handleDisconnect);
+  target.on('connect', handleConnect);
+  return () => {
+    if (timer !== null) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    target.off('disconnect', handleDisconnect);
+    target.off('connect', handleConnect);
+  };
+}
+
 /**
  * The page's one real-time connection, opened on first use (after sign-in: the handshake is
  * authenticated by the session cookie, or by a visit guest's cookie). Socket.IO reconnects by
- * itself; features re-join their rooms on `connect`.
+ * itself after a network failure, and {@link reconnectAfterServerDisconnect} once after the
+ * server closed it while the page is signed in; features re-join their rooms on `connect`.
  */
 export function getRealtimeSocket(): Promise<RealtimeSocket> {
   if (socket !== null) {
@@ -62,6 +122,7 @@ export function getRealtimeSocket(): Promise<RealtimeSocket> {
     });
     created.on('connect', () => setConnected(true));
     created.on('disconnect', () => setConnected(false));
+    stopReconnecting = reconnectAfterServerDisconnect(created, () => sessionState.getState().isSignedIn);
     socket = created;
     return created;
   })().finally(() => {
@@ -72,10 +133,20 @@ export function getRealtimeSocket(): Promise<RealtimeSocket> {
 
 /** Closes the connection (sign-out); the next `getRealtimeSocket` opens a new one. */
 export function closeRealtimeSocket(): void {
+  stopReconnecting?.();
+  stopReconnecting = null;
   socket?.disconnect();
   socket = null;
   setConnected(false);
 }
+
+// Signing out (or a session that expired or idled out) closes the connection: the server has ended
+// that session's sockets, and the next sign-in on this page must open a new one with its cookie.
+sessionState.subscribe((state, previous) => {
+  if (previous.isSignedIn && !state.isSignedIn) {
+    closeRealtimeSocket();
+  }
+});
 
 /** Whether the real-time connection is up (re-renders on change). */
 export function useRealtimeConnected(): boolean {

@@ -12,6 +12,7 @@ import {
   latestEmail,
   requestHeaders,
   send,
+  sessionTokenFrom,
   signIn,
   testPassword,
   tokenFromEmail,
@@ -151,15 +152,23 @@ describe('audited actions', () => {
       offsetMs += 60_000;
       return currentTotp(setup.secret, app.services.now());
     };
-    await send(app, 'POST', '/api/v1/me/mfa/enable', { session, body: { code: await code() } });
-    await send(app, 'POST', '/api/v1/me/mfa/recovery-codes', { session, body: { code: await code() } });
-    await send(app, 'POST', '/api/v1/me/mfa/disable', {
+    const enabled = await send(app, 'POST', '/api/v1/me/mfa/enable', {
       session,
+      body: { code: await code() },
+    });
+    // Enabling rotates the session: the rest goes on with the new cookie.
+    const enrolled = sessionTokenFrom(enabled);
+    await send(app, 'POST', '/api/v1/me/mfa/recovery-codes', {
+      session: enrolled,
+      body: { code: await code() },
+    });
+    await send(app, 'POST', '/api/v1/me/mfa/disable', {
+      session: enrolled,
       body: { password: testPassword, code: await code() },
     });
-    await send(app, 'POST', '/api/v1/me/sessions/revoke-others', { session });
-    await send(app, 'GET', '/api/v1/outbox', { session });
-    await send(app, 'POST', '/api/v1/auth/logout', { session });
+    await send(app, 'POST', '/api/v1/me/sessions/revoke-others', { session: enrolled });
+    await send(app, 'GET', '/api/v1/outbox', { session: enrolled });
+    await send(app, 'POST', '/api/v1/auth/logout', { session: enrolled });
     // Administration: invitation, acceptance, roles; the command-line admin.
     const invitee = `invitada.${Date.now().toString(36)}@example.test`;
     await send(app, 'POST', '/api/v1/invitations', {

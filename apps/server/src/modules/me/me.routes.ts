@@ -244,14 +244,18 @@ export const meRoutes: FastifyPluginAsyncZod<MeRouteOptions> = async (app, { ser
       config: mfaConfig,
       schema: {
         tags: ['me'],
-        summary: 'Confirm enrolment with a code; returns recovery codes once',
+        summary:
+          'Confirm enrolment with a code; returns recovery codes once and rotates the session (new cookie)',
         body: mfaEnableRequestSchema,
         response: { 200: mfaEnableResponseSchema, ...errors },
       },
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return enableMfa(contextFor(services, request), request.body.code);
+      const enabled = await enableMfa(contextFor(services, request), request.body.code);
+      // A privilege change: the new session's cookie and a fresh XSRF token, as at sign-in.
+      applySessionCookie(services, request, reply, enabled.started);
+      return { recoveryCodes: enabled.recoveryCodes };
     },
   );
 

@@ -4,8 +4,9 @@ import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.js';
 import { createTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import type { AppServices, ServiceContext } from '../context.js';
-import { endSessions } from '../sessions/sessions.service.js';
-import { listLiveSessions, updateSessionFlags } from '../sessions/sessions.repository.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
+import { startSession, type StartedSession } from '../sessions/sessions.service.js';
+import { listLiveSessions, revokeSessions } from '../sessions/sessions.repository.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { findUserRoles, updateUser, type UserRow } from '../users/users.repository.js';
 import {
@@ -91,12 +92,28 @@ export async function setUpMfa(ctx: ServiceContext): Promise<MfaSetupResponse> {
   return { otpauthUrl, qrCodeDataUrl, secret };
 }
 
+/** A confirmed enrolment: the recovery codes (shown once) and the session that replaces the caller's. */
+export interface MfaEnabled {
+  recoveryCodes: string[];
+  started: StartedSession;
+}
+
 /**
  * Confirms enrolment with a code from the pending secret: the second factor
- * is on, recovery codes are issued (shown once), this session may use the
- * whole app again, and other sessions still waiting to enrol are ended.
+ * is on and recovery codes are issued (shown once). This is a privilege
+ * change, so the caller's session is rotated as at sign-in: it ends
+ * (`rotated`) and a new one without the enrolment restriction is opened for
+ * the route to put in the cookie. Other sessions still waiting to enrol end
+ * too (they never passed a second factor).
+ *
+ * Everything that is stored — the factor, the codes, the ended and the new
+ * sessions, the audit event — is written in one transaction: a failure
+ * leaves the old session usable and nothing enabled, so the user can retry;
+ * after the commit only in-memory socket disconnection runs before the
+ * cookie is set. A session ended meanwhile (logout in another tab, a
+ * concurrent enable) answers 401 SESSION_EXPIRED and changes nothing.
  */
-export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaEnableResponse> {
+export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaEnabled> {
   const actor = requireActor(ctx);
   const user = await loadActorUser(ctx);
   if (user.mfaEnabledAt !== null) {
@@ -116,7 +133,12 @@ export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaE
   }
   const codes = createRecoveryCodes();
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  const rotated = await ctx.db.db.transaction(async (tx) => {
+    // First, so a concurrent request on the same session waits here and then finds it ended.
+    const ended = await revokeSessions(tx, { ids: [actor.sessionId] }, 'rotated', now);
+    if (ended.length === 0) {
+      throw new AppError(401, 'SESSION_EXPIRED', 'Your session has ended. Sign in again.');
+    }
     await updateUser(tx, user.id, {
       mfaSecretEncrypted: user.mfaPendingSecretEncrypted,
       mfaPendingSecretEncrypted: null,
@@ -130,22 +152,28 @@ export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaE
       codes.map((value) => hashRecoveryCode(ctx, value)),
       now,
     );
-    await updateSessionFlags(tx, { id: actor.sessionId }, { mfaEnrollmentRequired: false });
+    const waiting = (await listLiveSessions(tx, user.id, now))
+      .filter((session) => session.mfaEnrollmentRequired)
+      .map((session) => session.id);
+    const endedWaiting = await revokeSessions(tx, { ids: waiting }, 'mfa_enrolled_elsewhere', now);
+    const started = await startSession(ctx, user.id, actor.roleKeys, {
+      mfaEnrollmentRequired: false,
+      db: tx,
+    });
+    await recordAuditEvent(
+      tx,
+      { now: ctx.now, actorUserId: actor.userId, request: ctx.request },
+      {
+        action: 'auth.mfa_enabled',
+        targetType: 'user',
+        targetId: user.id,
+        details: { sessionId: started.session.id.slice(0, 12) },
+      },
+    );
+    return { started, endedIds: [...ended, ...endedWaiting] };
   });
-  await endOtherEnrollmentSessions(ctx, user.id, actor.sessionId);
-  await ctx.audit({ action: 'auth.mfa_enabled', targetType: 'user', targetId: user.id });
-  return { recoveryCodes: codes };
-}
-
-async function endOtherEnrollmentSessions(
-  ctx: ServiceContext,
-  userId: string,
-  currentSessionId: string,
-): Promise<void> {
-  const waiting = (await listLiveSessions(ctx.db.db, userId, ctx.now()))
-    .filter((session) => session.mfaEnrollmentRequired && session.id !== currentSessionId)
-    .map((session) => session.id);
-  await endSessions(ctx, { ids: waiting }, 'mfa_enrolled_elsewhere');
+  ctx.sockets.disconnectSessions(rotated.endedIds);
+  return { recoveryCodes: codes, started: rotated.started };
 }
 
 /** Turns the second factor off (password and a current code), unless a role requires it. */

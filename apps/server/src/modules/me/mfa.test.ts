@@ -4,9 +4,12 @@ import {
   mfaEnableResponseSchema,
   mfaSetupResponseSchema,
 } from '@telemedicina/shared';
+import { xsrfCookieName } from '@telemedicina/shared';
 import { eq } from 'drizzle-orm';
+import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mfaRecoveryCodes, users } from '../../db/schema.js';
+import { auditEvents, mfaRecoveryCodes, sessions, users } from '../../db/schema.js';
+import { hashSecretToken } from '../../lib/tokens.js';
 import { currentTotp } from '../../lib/totp.js';
 import { writeSetting } from '../settings/settings.repository.js';
 import { settingKeys } from '../settings/settings.service.js';
@@ -18,14 +21,18 @@ import {
   signIn,
   type TestUser,
 } from '../../test/factories.js';
-import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
 
 let context: TestContext;
 /** The clock moves forward a minute per code so a TOTP code is never the previous one (replay guard). */
 let offsetMs = 0;
+let mainPort: number;
 
 beforeAll(async () => {
   context = await createTestContext({ now: () => new Date(Date.now() + offsetMs) });
+  await context.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = context.app.server.address();
+  mainPort = typeof address === 'object' && address !== null ? address.port : 0;
 });
 
 afterAll(async () => {
@@ -45,8 +52,11 @@ async function setMfaRequiredRoles(roleKeys: string[]): Promise<void> {
   await writeSetting(context.db.db, settingKeys.mfaRequiredRoles, roleKeys, { now: new Date() });
 }
 
-/** Enrols through the API; resolves with the secret and the recovery codes. */
-async function enrol(token: string): Promise<{ secret: string; recoveryCodes: string[] }> {
+/**
+ * Enrols through the API; resolves with the secret, the recovery codes and
+ * the rotated session's token (the one passed in has ended).
+ */
+async function enrol(token: string): Promise<{ secret: string; recoveryCodes: string[]; token: string }> {
   const setup = await send(context.app, 'POST', '/api/v1/me/mfa/setup', { session: token });
   expect(setup.statusCode).toBe(200);
   const { secret } = mfaSetupResponseSchema.parse(setup.json());
@@ -55,7 +65,25 @@ async function enrol(token: string): Promise<{ secret: string; recoveryCodes: st
     body: { code: await code(secret) },
   });
   expect(enabled.statusCode).toBe(200);
-  return { secret, recoveryCodes: mfaEnableResponseSchema.parse(enabled.json()).recoveryCodes };
+  const rotated = sessionTokenFrom(enabled);
+  if (rotated === null) {
+    throw new Error('enrol: no session cookie was set');
+  }
+  return {
+    secret,
+    recoveryCodes: mfaEnableResponseSchema.parse(enabled.json()).recoveryCodes,
+    token: rotated,
+  };
+}
+
+/** The `XSRF-TOKEN` value a response set, or null. */
+function xsrfTokenFrom(response: { headers: Record<string, unknown> }): string | null {
+  const header = response.headers['set-cookie'];
+  const cookies = Array.isArray(header) ? header : typeof header === 'string' ? [header] : [];
+  const found = cookies
+    .map((cookie) => String(cookie))
+    .find((cookie) => cookie.startsWith(`${xsrfCookieName}=`));
+  return found?.slice(xsrfCookieName.length + 1).split(';')[0] ?? null;
 }
 
 function login(user: Pick<TestUser, 'email' | 'password'>, extra: Record<string, string> = {}) {
@@ -112,13 +140,12 @@ describe('TOTP enrolment', () => {
     expect(stored).toHaveLength(10);
     expect(stored.some((row) => recoveryCodes.includes(row.codeHash))).toBe(false);
 
-    const me = meResponseSchema.parse(
-      (await send(context.app, 'GET', '/api/v1/me', { session: client.token })).json(),
-    );
+    const session = sessionTokenFrom(enabled);
+    const me = meResponseSchema.parse((await send(context.app, 'GET', '/api/v1/me', { session })).json());
     expect(me.user.mfaEnabled).toBe(true);
     expect((await auditEventsOf(context.app, 'auth.mfa_enabled')).at(-1)?.targetId).toBe(user.id);
 
-    const again = await send(context.app, 'POST', '/api/v1/me/mfa/setup', { session: client.token });
+    const again = await send(context.app, 'POST', '/api/v1/me/mfa/setup', { session });
     expect(again.statusCode).toBe(409);
   });
 
@@ -150,6 +177,116 @@ describe('TOTP enrolment', () => {
       body: { code: '123456' },
     });
     expect(response.statusCode).toBe(409);
+  });
+});
+
+describe('session rotation on enable', () => {
+  it('replaces the session: the old token answers 401, the new cookie works, the XSRF token and the socket go', async () => {
+    const user = await createUser(context.app);
+    const client = await signIn(context.app, user);
+    const oldId = hashSecretToken(client.token);
+    const { secret } = mfaSetupResponseSchema.parse(
+      (await send(context.app, 'POST', '/api/v1/me/mfa/setup', { session: client.token })).json(),
+    );
+    // A refused code changes nothing: no cookie, the session goes on.
+    const wrong = await send(context.app, 'POST', '/api/v1/me/mfa/enable', {
+      session: client.token,
+      body: { code: '000000' },
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(sessionTokenFrom(wrong)).toBeNull();
+    expect((await send(context.app, 'GET', '/api/v1/me', { session: client.token })).statusCode).toBe(200);
+
+    const socket = connect(`http://127.0.0.1:${mainPort}`, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+      extraHeaders: { origin: testAppOrigin, cookie: `tm_session=${client.token}` },
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', reject);
+      });
+      const disconnected = new Promise<string>((resolve) =>
+        socket.once('disconnect', (reason) => resolve(reason)),
+      );
+      const enabled = await send(context.app, 'POST', '/api/v1/me/mfa/enable', {
+        session: client.token,
+        body: { code: await code(secret) },
+      });
+      expect(enabled.statusCode).toBe(200);
+      expect(Object.keys(mfaEnableResponseSchema.strict().parse(enabled.json()))).toEqual(['recoveryCodes']);
+      expect(await disconnected).toBe('io server disconnect');
+
+      const newToken = sessionTokenFrom(enabled);
+      expect(newToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(newToken).not.toBe(client.token);
+      const newId = hashSecretToken(newToken!);
+      expect(newId).not.toBe(oldId);
+      const xsrf = xsrfTokenFrom(enabled);
+      expect(xsrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+      const old = await send(context.app, 'GET', '/api/v1/me', { session: client.token });
+      expect(old.statusCode).toBe(401);
+      expect(codeOf(old)).toBe('SESSION_EXPIRED');
+      const fresh = await send(context.app, 'GET', '/api/v1/me', { session: newToken });
+      expect(fresh.statusCode).toBe(200);
+      expect(meResponseSchema.parse(fresh.json()).user.mfaEnabled).toBe(true);
+
+      const rows = await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id));
+      const byId = new Map(rows.map((row) => [row.id, row]));
+      expect(byId.get(oldId)).toMatchObject({ revokedReason: 'rotated' });
+      expect(byId.get(oldId)?.revokedAt).not.toBeNull();
+      expect(byId.get(newId)).toMatchObject({
+        revokedAt: null,
+        mfaEnrollmentRequired: false,
+        userId: user.id,
+      });
+
+      const [event] = await context.db.db
+        .select()
+        .from(auditEvents)
+        .where(eq(auditEvents.targetId, user.id))
+        .then((events) => events.filter((row) => row.action === 'auth.mfa_enabled'));
+      expect(event?.details).toEqual({ sessionId: newId.slice(0, 12) });
+    } finally {
+      socket.disconnect();
+    }
+  });
+
+  it('lets one of two enables on the same session win; the other changes nothing', async () => {
+    const user = await createUser(context.app);
+    const client = await signIn(context.app, user);
+    const { secret } = mfaSetupResponseSchema.parse(
+      (await send(context.app, 'POST', '/api/v1/me/mfa/setup', { session: client.token })).json(),
+    );
+    const totpCode = await code(secret);
+    const answers = await Promise.all(
+      [0, 1].map(() =>
+        send(context.app, 'POST', '/api/v1/me/mfa/enable', {
+          session: client.token,
+          body: { code: totpCode },
+        }),
+      ),
+    );
+    // The loser either found the session ended (401) or the factor already on (409), by timing.
+    const winners = answers.filter((answer) => answer.statusCode === 200);
+    const losers = answers.filter((answer) => answer.statusCode !== 200);
+    expect(winners).toHaveLength(1);
+    expect(losers.map(codeOf)).toSatisfy(
+      (codes: string[]) => codes.length === 1 && ['SESSION_EXPIRED', 'CONFLICT'].includes(codes[0]!),
+    );
+    // No new session for the loser (an ended one's cookie is cleared).
+    expect([null, '']).toContain(sessionTokenFrom(losers[0]!));
+    const winner = winners[0]!;
+    const open = (await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).filter(
+      (row) => row.revokedAt === null,
+    );
+    expect(open.map((row) => row.id)).toEqual([hashSecretToken(sessionTokenFrom(winner)!)]);
+    const { recoveryCodes } = mfaEnableResponseSchema.parse(winner.json());
+    expect((await login(user, { recoveryCode: recoveryCodes[0]! })).statusCode).toBe(200);
   });
 });
 
@@ -212,14 +349,14 @@ describe('recovery codes and turning the second factor off', () => {
   it('replaces the recovery codes when confirmed with a code; the old ones stop working', async () => {
     const user = await createUser(context.app);
     const client = await signIn(context.app, user);
-    const { secret, recoveryCodes } = await enrol(client.token);
+    const { secret, recoveryCodes, token } = await enrol(client.token);
     const wrong = await send(context.app, 'POST', '/api/v1/me/mfa/recovery-codes', {
-      session: client.token,
+      session: token,
       body: { code: '000000' },
     });
     expect(codeOf(wrong)).toBe('MFA_INVALID');
     const response = await send(context.app, 'POST', '/api/v1/me/mfa/recovery-codes', {
-      session: client.token,
+      session: token,
       body: { code: await code(secret) },
     });
     expect(response.statusCode).toBe(200);
@@ -235,19 +372,19 @@ describe('recovery codes and turning the second factor off', () => {
   it('turns it off with the password and a code', async () => {
     const user = await createUser(context.app);
     const client = await signIn(context.app, user);
-    const { secret } = await enrol(client.token);
+    const { secret, token } = await enrol(client.token);
     const badPassword = await send(context.app, 'POST', '/api/v1/me/mfa/disable', {
-      session: client.token,
+      session: token,
       body: { password: 'Not-The-Password-9', code: await code(secret) },
     });
     expect(codeOf(badPassword)).toBe('PASSWORD_INCORRECT');
     const badCode = await send(context.app, 'POST', '/api/v1/me/mfa/disable', {
-      session: client.token,
+      session: token,
       body: { password: user.password, code: '000000' },
     });
     expect(codeOf(badCode)).toBe('MFA_INVALID');
     const done = await send(context.app, 'POST', '/api/v1/me/mfa/disable', {
-      session: client.token,
+      session: token,
       body: { password: user.password, code: await code(secret) },
     });
     expect(done.statusCode).toBe(204);
@@ -261,11 +398,11 @@ describe('recovery codes and turning the second factor off', () => {
   it('refuses to turn it off when a role requires it (409 MFA_REQUIRED_BY_POLICY)', async () => {
     const user = await createUser(context.app, { roles: ['doctor'] });
     const client = await signIn(context.app, user);
-    const { secret } = await enrol(client.token);
+    const { secret, token } = await enrol(client.token);
     await setMfaRequiredRoles(['doctor']);
     try {
       const response = await send(context.app, 'POST', '/api/v1/me/mfa/disable', {
-        session: client.token,
+        session: token,
         body: { password: user.password, code: await code(secret) },
       });
       expect(response.statusCode).toBe(409);
@@ -299,21 +436,23 @@ describe('MFA_ENROLLMENT_REQUIRED', () => {
         expect(codeOf(blocked)).toBe('MFA_ENROLLMENT_REQUIRED');
       }
 
-      await enrol(client.token);
+      const { token } = await enrol(client.token);
       const me = meResponseSchema.parse(
-        (await send(context.app, 'GET', '/api/v1/me', { session: client.token })).json(),
+        (await send(context.app, 'GET', '/api/v1/me', { session: token })).json(),
       );
       expect(me.session.mfaEnrollmentRequired).toBe(false);
-      expect((await send(context.app, 'GET', '/api/v1/outbox', { session: client.token })).statusCode).toBe(
-        200,
+      expect((await send(context.app, 'GET', '/api/v1/outbox', { session: token })).statusCode).toBe(200);
+      // The enrolment-only session did not become a full one: it was replaced.
+      expect(codeOf(await send(context.app, 'GET', '/api/v1/outbox', { session: client.token }))).toBe(
+        'SESSION_EXPIRED',
       );
       // The other session never passed a second factor: it was ended.
       expect(codeOf(await send(context.app, 'GET', '/api/v1/me', { session: waiting.token }))).toBe(
         'SESSION_EXPIRED',
       );
-      expect(
-        (await send(context.app, 'POST', '/api/v1/auth/logout', { session: client.token })).statusCode,
-      ).toBe(204);
+      expect((await send(context.app, 'POST', '/api/v1/auth/logout', { session: token })).statusCode).toBe(
+        204,
+      );
     } finally {
       await setMfaRequiredRoles([]);
     }

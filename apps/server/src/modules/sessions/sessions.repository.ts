@@ -122,21 +122,3 @@ export async function filterLiveSessionIds(
     );
   return new Set(rows.map((row) => row.id));
 }
-
-export async function updateSessionFlags(
-  db: Database,
-  where: { id?: string; userId?: string },
-  changes: { mfaEnrollmentRequired: boolean },
-): Promise<void> {
-  const conditions = [isNull(sessions.revokedAt)];
-  if (where.id !== undefined) {
-    conditions.push(eq(sessions.id, where.id));
-  }
-  if (where.userId !== undefined) {
-    conditions.push(eq(sessions.userId, where.userId));
-  }
-  await db
-    .update(sessions)
-    .set(changes)
-    .where(and(...conditions));
-}

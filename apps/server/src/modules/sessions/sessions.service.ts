@@ -1,4 +1,5 @@
 import { isPermission, type Permission } from '@telemedicina/shared';
+import type { Database } from '../../db/client.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { Actor, AppServices, ServiceContext } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
@@ -29,19 +30,22 @@ export interface StartedSession {
 /**
  * Opens a new session (a new random token) for the user: at sign-in,
  * invitation acceptance, password change and privilege change. The idle
- * timeout depends on the roles; the absolute lifetime does not.
+ * timeout depends on the roles; the absolute lifetime does not. `db` lets a
+ * caller open it inside its own transaction (MFA enrolment ends the old
+ * session and opens the new one atomically).
  */
 export async function startSession(
   ctx: ServiceContext,
   userId: string,
   roleKeys: readonly string[],
-  options: { mfaEnrollmentRequired: boolean },
+  options: { mfaEnrollmentRequired: boolean; db?: Database },
 ): Promise<StartedSession> {
-  const settings = await loadIdentitySettings(ctx.db.db, ctx.config);
+  const db = options.db ?? ctx.db.db;
+  const settings = await loadIdentitySettings(db, ctx.config);
   const idleMinutes = isPatientOnly(roleKeys) ? settings.idleMinutesPatient : settings.idleMinutesStaff;
   const now = ctx.now();
   const token = createSecretToken();
-  const session = await insertSession(ctx.db.db, {
+  const session = await insertSession(db, {
     id: hashSecretToken(token),
     userId,
     createdAt: now,
