@@ -12,8 +12,7 @@
  * loader in the measured process), and this file's own types are stripped by
  * Node. Target (reported, not asserted): app ≥ 0.75 × bare requests/s.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -71,6 +70,7 @@ if (process.argv[2] === '--serve') {
 async function main(): Promise<void> {
   const require = createRequire(import.meta.url);
   const autocannon = require('autocannon') as Autocannon;
+  const { buildServerIfStale } = await import('./support/bench-kit.js');
   buildServerIfStale();
 
   console.log(
@@ -189,34 +189,6 @@ async function main(): Promise<void> {
       ],
     })}`,
   );
-}
-
-/** Builds shared and server (not the web app) when the server build is missing or older than its sources. */
-function buildServerIfStale(): void {
-  const built = path.join(serverBuild, 'main.js');
-  const sources = ['apps/server/src', 'apps/server/drizzle', 'packages/shared/src'].map((folder) =>
-    path.join(root, folder),
-  );
-  if (existsSync(built) && sources.every((folder) => newestMtime(folder) <= statSync(built).mtimeMs)) {
-    return;
-  }
-  console.log('The server build is missing or stale: building shared and server…');
-  for (const workspace of ['@telemedicina/shared', '@telemedicina/server']) {
-    const result = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) {
-      throw new Error(`npm run build -w ${workspace} failed`);
-    }
-  }
-}
-
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) {
-      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
 }
 
 /** Starts this file as `--serve <kind>` on plain Node and waits for the port it listens on. */

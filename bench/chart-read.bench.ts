@@ -18,8 +18,7 @@
  * `record.viewed` audit event (one INSERT per read). The ratio is reported without a target (the bare
  * server reads no database at all); target (reported, not asserted): p99 ≤ 100 ms at 10 connections.
  */
-import { fork, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
@@ -81,6 +80,7 @@ async function main(): Promise<void> {
   const { runStatement } = await import('./support/bench-kit.js');
   const { openDatabase } = await import('../apps/server/src/db/client.js');
   const { seedSystemData } = await import('../apps/server/src/db/seed.js');
+  const { buildServerIfStale } = await import('./support/bench-kit.js');
   buildServerIfStale();
   const url = new URL(serverUrl);
   url.pathname = `/${databaseName}`;
@@ -360,38 +360,6 @@ async function measure(setup: BareSetup, databaseUrl: string, dataDir: string): 
       ],
     })}`,
   );
-}
-
-/** Builds shared and server (not the web app) when the server build is missing or older than its sources. */
-function buildServerIfStale(): void {
-  const built = path.join(serverBuild, 'main.js');
-  const sources = ['apps/server/src', 'apps/server/drizzle', 'packages/shared/src'].map((folder) =>
-    path.join(root, folder),
-  );
-  // BENCH_USE_EXISTING_BUILD=true measures the build as it is (e.g. while the sources do not compile).
-  const isFresh = () =>
-    process.env.BENCH_USE_EXISTING_BUILD === 'true' ||
-    sources.every((folder) => newestMtime(folder) <= statSync(built).mtimeMs);
-  if (existsSync(built) && isFresh()) {
-    return;
-  }
-  console.log('The server build is missing or stale: building shared and server…');
-  for (const workspace of ['@telemedicina/shared', '@telemedicina/server']) {
-    const result = spawnSync('npm', ['run', 'build', '-w', workspace], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) {
-      throw new Error(`npm run build -w ${workspace} failed`);
-    }
-  }
-}
-
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) {
-      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
-    }
-  }
-  return newest;
 }
 
 /** Starts this file as `--serve <kind>` on plain Node (no TypeScript loader, no source condition). */

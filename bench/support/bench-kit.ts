@@ -1,4 +1,6 @@
-import { fork } from 'node:child_process';
+import { fork, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
@@ -51,4 +53,44 @@ export async function runUnderSourceCondition(moduleUrl: string, main: () => Pro
     stdio: 'inherit',
   });
   process.exitCode = await new Promise<number>((resolve) => child.once('exit', (code) => resolve(code ?? 1)));
+}
+
+const repositoryRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Builds the shared package and the server when `apps/server/dist` is missing or older than their
+ * sources or migrations, so a benchmark measures what `npm start` would run.
+ * `BENCH_USE_EXISTING_BUILD=true` measures the build as it is (e.g. while the sources do not compile).
+ */
+export function buildServerIfStale(): void {
+  const built = path.join(repositoryRoot, 'apps/server/dist/main.js');
+  const sources = ['apps/server/src', 'apps/server/drizzle', 'packages/shared/src'].map((folder) =>
+    path.join(repositoryRoot, folder),
+  );
+  const isFresh = () =>
+    process.env.BENCH_USE_EXISTING_BUILD === 'true' ||
+    sources.every((folder) => newestMtime(folder) <= statSync(built).mtimeMs);
+  if (existsSync(built) && isFresh()) {
+    return;
+  }
+  console.log('The server build is missing or stale: building shared and server…');
+  for (const workspace of ['@telemedicina/shared', '@telemedicina/server']) {
+    const result = spawnSync('npm', ['run', 'build', '-w', workspace], {
+      cwd: repositoryRoot,
+      stdio: 'inherit',
+    });
+    if (result.status !== 0) {
+      throw new Error(`npm run build -w ${workspace} failed`);
+    }
+  }
+}
+
+function newestMtime(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) {
+      newest = Math.max(newest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+    }
+  }
+  return newest;
 }
