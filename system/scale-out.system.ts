@@ -37,11 +37,13 @@ let clinic: Clinic;
 
 beforeAll(async () => {
   database = await createScratchDatabase();
-  // A Redis database of its own for this run's rate-limit counters (pub/sub channels are server-wide;
-  // the real-time rooms are named after this run's own ids).
-  const redisUrl = new URL(redisServer);
-  redisUrl.pathname = `/${randomInt(1, 16)}`;
-  const env = { REDIS_URL: redisUrl.toString(), TRUST_PROXY: '127.0.0.1' };
+  // Keys and pub/sub channels of this run's own (REDIS_KEY_PREFIX): both instances share them,
+  // other runs on the same Redis server neither see nor count them.
+  const env = {
+    REDIS_URL: redisServer,
+    REDIS_KEY_PREFIX: `telemedicina-system-${process.pid}-${randomInt(1_000_000)}`,
+    TRUST_PROXY: '127.0.0.1',
+  };
   instanceA = await AppProcess.create({ databaseUrl: database.url, env, name: 'A' });
   instanceB = await AppProcess.create({ databaseUrl: database.url, env, name: 'B' });
   // Both at once: the migration lock and the seed lock let one of them do the work.

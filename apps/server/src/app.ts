@@ -85,11 +85,6 @@ export interface AppDependencies {
    * and held to the same rules (every route declares its access).
    */
   extraApiRoutes?: readonly ((api: App) => void | Promise<void>)[];
-  /**
-   * Prefix of the real-time Redis channels (REDIS_URL): instances sharing rooms use the same one;
-   * tests give each run its own.
-   */
-  realtimeRedisKey?: string;
 }
 
 /** The app as tests and main see it: plain HTTP/1 server, zod type provider. */
@@ -112,7 +107,6 @@ export async function buildApp({
   db,
   now = () => new Date(),
   extraApiRoutes = [],
-  realtimeRedisKey,
 }: AppDependencies): Promise<App> {
   const startedAt = now();
   const app = Fastify({
@@ -189,7 +183,10 @@ export async function buildApp({
       filterLive: (ids) => filterLiveSessionIds(db.db, ids, now()),
     },
     guests: { filterLive: (ids) => filterLiveGuestIds(db.db, ids, now()) },
-    redis: config.redisUrl === null ? null : { url: config.redisUrl, key: realtimeRedisKey },
+    redis:
+      config.redisUrl === null
+        ? null
+        : { url: config.redisUrl, key: `${config.redisKeyPrefix}:socket.io` },
     onConnection: (socket, io) => registerVisitEvents(socket, io, visitDeps, app.log),
   });
   realtimeServer = realtime;
@@ -253,7 +250,7 @@ export async function buildApp({
     await app.register(rateLimit, {
       global: false,
       // With Redis down, requests go through rather than fail: the database lockout still guards sign-in.
-      ...(redis === null ? {} : { redis, nameSpace: 'telemedicina:rate-limit:', skipOnError: true }),
+      ...(redis === null ? {} : { redis, nameSpace: `${config.redisKeyPrefix}:rate-limit:`, skipOnError: true }),
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),

@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       uploadsDir: '/srv/app/data/uploads',
       mfaEncryptionKey: null,
       redisUrl: null,
+      redisKeyPrefix: 'telemedicina',
       iceServers: [],
       passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
       reminderPollSeconds: 30,
@@ -76,6 +77,7 @@ describe('loadConfig', () => {
         UPLOADS_DIR: 'files',
         MFA_ENCRYPTION_KEY: 'k'.repeat(44),
         REDIS_URL: 'redis://cache:6379/0',
+        REDIS_KEY_PREFIX: 'clinica-norte',
         ICE_SERVERS:
           '[{"urls":["stun:stun.example.org:3478"]},{"urls":["turn:turn.example.org:3478?transport=udp"],"username":"u","credential":"p"}]',
       },
@@ -103,6 +105,7 @@ describe('loadConfig', () => {
       uploadsDir: '/srv/app/files',
       mfaEncryptionKey: 'k'.repeat(44),
       redisUrl: 'redis://cache:6379/0',
+      redisKeyPrefix: 'clinica-norte',
       iceServers: [
         { urls: ['stun:stun.example.org:3478'] },
         { urls: ['turn:turn.example.org:3478?transport=udp'], username: 'u', credential: 'p' },
@@ -192,6 +195,8 @@ describe('loadConfig', () => {
     ['SEED_DEMO', 'maybe'],
     ['MFA_ENCRYPTION_KEY', 'short'],
     ['REDIS_URL', 'localhost:6379'],
+    ['REDIS_KEY_PREFIX', 'two words'],
+    ['REDIS_KEY_PREFIX', ':starts-with-colon'],
   ])('refuses %s=%s naming the variable and the value', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.issues.map((issue) => issue.variable)).toEqual([variable]);

@@ -57,6 +57,12 @@ export interface Config {
   /** Redis for rate limits shared by several instances; null = in-memory limits. */
   redisUrl: string | null;
   /**
+   * Prefix of every Redis key and channel (`REDIS_KEY_PREFIX`, default `telemedicina`): rate
+   * limits under `<prefix>:rate-limit:`, Socket.IO under `<prefix>:socket.io`. Instances of one
+   * deployment share it; deployments (or test runs) sharing one Redis server use different ones.
+   */
+  redisKeyPrefix: string;
+  /**
    * Default STUN/TURN servers for video visits (`ICE_SERVERS`, a JSON array);
    * the clinic setting `video.iceServers` overrides it once an admin saves one.
    */
@@ -210,6 +216,10 @@ const envSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
     .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/, 'must be 1 to 63 letters, digits or _ . : -')
+    .default('telemedicina'),
   ICE_SERVERS: iceServers.optional(),
   REMINDER_POLL_SECONDS: z.coerce
     .number({ message: 'must be a whole number of seconds' })
@@ -289,6 +299,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
         : path.resolve(cwd, values.UPLOADS_DIR),
     mfaEncryptionKey: values.MFA_ENCRYPTION_KEY ?? null,
     redisUrl: values.REDIS_URL ?? null,
+    redisKeyPrefix: values.REDIS_KEY_PREFIX,
     iceServers: values.ICE_SERVERS ?? [],
     passwordHashing: { ...productionPasswordHashing },
     reminderPollSeconds: values.REMINDER_POLL_SECONDS,

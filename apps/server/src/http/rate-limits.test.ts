@@ -50,8 +50,10 @@ if (testRedisUrl !== null) {
     let second: TestContext;
 
     beforeAll(async () => {
-      first = await createTestContext({ config: { redisUrl: testRedisUrl } });
-      second = await createTestContext({ config: { redisUrl: testRedisUrl } });
+      // The two instances share one prefix; other runs on the same Redis server count apart.
+      const redisKeyPrefix = `telemedicina-test-${process.pid}-${Date.now()}`;
+      first = await createTestContext({ config: { redisUrl: testRedisUrl, redisKeyPrefix } });
+      second = await createTestContext({ config: { redisUrl: testRedisUrl, redisKeyPrefix } });
     });
 
     afterAll(async () => {

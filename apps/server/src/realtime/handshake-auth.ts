@@ -1,4 +1,5 @@
 import type { ErrorCode, Permission } from '@telemedicina/shared';
+import { isDatabaseUnavailable } from '../lib/database-errors.js';
 import type { TypedSocket } from './types.js';
 
 /** What the session lookup tells the handshake: a user, a visit guest, or why not. */
@@ -64,7 +65,11 @@ export function createHandshakeAuthenticator(
       },
       (error: unknown) => {
         onError(error);
-        next(handshakeError('INTERNAL_ERROR', 'The session could not be checked.'));
+        next(
+          isDatabaseUnavailable(error)
+            ? handshakeError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Try again shortly.')
+            : handshakeError('INTERNAL_ERROR', 'The session could not be checked.'),
+        );
       },
     );
   };

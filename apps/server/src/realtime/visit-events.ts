@@ -16,6 +16,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { isAppError } from '../lib/app-error.js';
+import { isDatabaseUnavailable } from '../lib/database-errors.js';
 import type { RequestMeta } from '../modules/context.js';
 import {
   prepareJoin,
@@ -110,6 +111,10 @@ export function registerVisitEvents(
               fail(error.code, error.message, error.details);
             } else if (isAppError(error)) {
               fail(error.code, error.message, error.details);
+            } else if (isDatabaseUnavailable(error)) {
+              // An outage, not a bug: the same event works again once the pool has reconnected.
+              logger.warn({ err: error, event }, 'real-time visit event: database unavailable');
+              fail('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Try again shortly.');
             } else {
               logger.error({ err: error, event }, 'real-time visit event failed');
               fail('INTERNAL_ERROR', 'Something went wrong.');

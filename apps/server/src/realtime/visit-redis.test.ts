@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app.js';
 import { appointments } from '../db/schema.js';
@@ -42,8 +43,8 @@ beforeAll(async () => {
   await seedSystemData(database.db.db, new Date());
   await writeSetting(database.db.db, settingKeys.mfaRequiredRoles, [], { now: new Date() });
   for (const name of ['one', 'two']) {
-    const config = createTestConfig(path.join(tempDir, name), { redisUrl });
-    const app = await buildApp({ config, db: database.db, realtimeRedisKey: redisKey });
+    const config = createTestConfig(path.join(tempDir, name), { redisUrl, redisKeyPrefix: redisKey });
+    const app = await buildApp({ config, db: database.db });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     apps.push(app);
@@ -147,5 +148,16 @@ describe('a call across two instances (Redis adapter)', () => {
     });
     expect(end.statusCode).toBe(200);
     expect((await ended).status).toBe('completed');
+  });
+
+  it('subscribes under the configured REDIS_KEY_PREFIX only', async () => {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    try {
+      const channels = (await redis.pubsub('CHANNELS', `${redisKey}:*`)) as string[];
+      expect(channels.length).toBeGreaterThan(0);
+      expect(channels.every((channel) => channel.startsWith(`${redisKey}:socket.io`))).toBe(true);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

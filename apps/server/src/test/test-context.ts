@@ -50,6 +50,7 @@ export function createTestConfig(tempDir: string, overrides: Partial<Config> = {
     uploadsDir: path.join(tempDir, 'uploads'),
     mfaEncryptionKey: 'test-only-mfa-encryption-key-0123456789',
     redisUrl: null,
+    redisKeyPrefix: 'telemedicina',
     iceServers: [],
     // Far lighter than production (19 MiB, t=2) so suites stay fast; still argon2id.
     passwordHashing: { memoryCostKib: 256, timeCost: 1 },
