@@ -1,5 +1,19 @@
 import type { AppointmentListQuery, AppointmentStatus } from '@telemedicina/shared';
-import { aliasedTable, and, asc, count, desc, eq, gte, ilike, inArray, lt, or, type SQL } from 'drizzle-orm';
+import {
+  aliasedTable,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  ilike,
+  inArray,
+  lt,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { appointments, users } from '../../db/schema.js';
 import { likePattern } from '../email/email.repository.js';
@@ -111,6 +125,20 @@ export async function listAppointments(
       .where(where),
   ]);
   return { rows: rows.map(flatten), total: totalRow?.value ?? 0 };
+}
+
+/**
+ * Serialises, until the end of the transaction `db`, the changes that put an appointment in the
+ * doctor's agenda (booking, rescheduling). Without it, several transactions inserting the same
+ * slot at once can each find the others' uncommitted rows in the exclusion constraint's index
+ * and wait on one another: PostgreSQL then aborts one with a deadlock (40P01) instead of the
+ * exclusion violation (23P01) that makes a clean 409. Held, the later ones see the winner's
+ * committed row. Bookings of different doctors do not wait on each other.
+ */
+export async function lockDoctorAgenda(db: Database, doctorUserId: string): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`appointments:doctor:${doctorUserId}`}, 0))`,
+  );
 }
 
 /**

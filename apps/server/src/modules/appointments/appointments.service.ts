@@ -30,6 +30,7 @@ import {
   findAppointment,
   insertAppointment,
   isActivePatient,
+  lockDoctorAgenda,
   listAppointments as listAppointmentRows,
   updateAppointmentIfStatus,
   type AppointmentRow,
@@ -119,20 +120,26 @@ function auditIn(ctx: ServiceContext, db: Database, event: AuditEventInput): Pro
  * appointment row, the audit event, reminders, the stored emails and
  * notifications (all or nothing, so a failure never leaves a booking without
  * its emails, nor an answer of 500 for a booking that was saved). SMTP
- * delivery and Socket.IO pushes start only after the commit. An exclusion
- * violation (a lost race) rolls everything back and answers 409 SLOT_TAKEN.
+ * delivery and Socket.IO pushes start only after the commit. A change that
+ * takes a `slot` holds the doctor's agenda lock first; an exclusion violation
+ * (a lost race) rolls everything back and answers 409 SLOT_TAKEN.
  */
 async function inTransaction<T>(
   ctx: ServiceContext,
-  onSlotTaken: (() => Promise<AppError>) | null,
+  slot: { doctorUserId: string; onTaken: () => Promise<AppError> } | null,
   change: (db: Database) => Promise<{ result: T; afterCommit: AfterCommit }>,
 ): Promise<T> {
   let outcome: { result: T; afterCommit: AfterCommit };
   try {
-    outcome = await ctx.db.db.transaction(change);
+    outcome = await ctx.db.db.transaction(async (db) => {
+      if (slot !== null) {
+        await lockDoctorAgenda(db, slot.doctorUserId);
+      }
+      return change(db);
+    });
   } catch (error) {
-    if (onSlotTaken !== null && isExclusionViolation(error)) {
-      throw await onSlotTaken();
+    if (slot !== null && isExclusionViolation(error)) {
+      throw await slot.onTaken();
     }
     throw error;
   }
@@ -187,7 +194,7 @@ export async function bookAppointment(
   const now = ctx.now();
   const created = await inTransaction(
     ctx,
-    () => slotTaken(ctx, doctor, startsAt),
+    { doctorUserId: doctor.userId, onTaken: () => slotTaken(ctx, doctor, startsAt) },
     async (db) => {
       const row = await insertAppointment(db, {
         doctorUserId: doctor.userId,
@@ -357,7 +364,7 @@ export async function rescheduleAppointment(
   const endsAt = await assertBookableSlot(ctx, doctor, startsAt, appointment.id);
   const updated = await inTransaction(
     ctx,
-    () => slotTaken(ctx, doctor, startsAt),
+    { doctorUserId: doctor.userId, onTaken: () => slotTaken(ctx, doctor, startsAt) },
     async (db) => {
       const row = await updateAppointmentIfStatus(db, appointment.id, reschedulableStatuses, {
         startsAt,
