@@ -179,8 +179,11 @@ describe('identity journeys in the browser', () => {
     await screenshot(page, 'identity-locked-es-desktop');
     await page.context().close();
   });
+});
 
-  it('warns before the idle logout and signs the user out', async () => {
+describe('identity screens, both languages, desktop and phone; the idle logout meanwhile', () => {
+  // Concurrent with the screenshots below: most of this journey is a minute of waiting for the idle timeout.
+  it.concurrent('warns before the idle logout and signs the user out', async () => {
     const page = await openPage('es-ES');
     await page.goto(`${server.baseUrl}/`);
     await signIn(page, 'paciente1@example.com');
@@ -198,47 +201,56 @@ describe('identity journeys in the browser', () => {
     expect(me).toBe(401);
     await page.context().close();
   });
-});
 
-describe('identity screens, both languages, desktop and phone', () => {
-  it.each([
-    ['es-ES', 'es'],
-    ['en-US', 'en'],
-  ])('screenshots (%s)', async (locale, lang) => {
-    for (const viewport of ['desktop', 'phone'] as const) {
-      const page = await openPage(locale, viewport);
-      for (const [path, name, ready] of [
-        ['/', 'signin', 'signin-email'],
-        ['/register', 'register', 'register-email'],
-        ['/forgot-password', 'forgot', 'forgot-password-email'],
-        ['/reset-password?token=screenshot-token-that-is-long-enough', 'reset', 'reset-password-password'],
+  // One language after the other: both sign in as the admin and choose the screenshot language.
+  it.concurrent(
+    'screenshots in Spanish and English, desktop and phone',
+    async () => {
+      for (const [locale, lang] of [
+        ['es-ES', 'es'],
+        ['en-US', 'en'],
       ] as const) {
-        await page.goto(`${server.baseUrl}${path}`);
-        await page.getByTestId(ready).waitFor();
-        await screenshot(page, `identity-${name}-${lang}-${viewport}`);
+        for (const viewport of ['desktop', 'phone'] as const) {
+          const page = await openPage(locale, viewport);
+          for (const [path, name, ready] of [
+            ['/', 'signin', 'signin-email'],
+            ['/register', 'register', 'register-email'],
+            ['/forgot-password', 'forgot', 'forgot-password-email'],
+            [
+              '/reset-password?token=screenshot-token-that-is-long-enough',
+              'reset',
+              'reset-password-password',
+            ],
+          ] as const) {
+            await page.goto(`${server.baseUrl}${path}`);
+            await page.getByTestId(ready).waitFor();
+            await screenshot(page, `identity-${name}-${lang}-${viewport}`);
+          }
+          await page.goto(`${server.baseUrl}/`);
+          await signIn(page, 'admin@example.com');
+          await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+          // The admin's saved language is Spanish; choose the screenshot language as a person would.
+          await page.evaluate((language) => window.__telemedicinaTest!.setLanguage(language), lang);
+          await expect.poll(() => page.getAttribute('html', 'lang')).toBe(lang);
+          for (const [path, name] of [
+            ['/admin', 'admin-home'],
+            ['/admin/profile', 'profile'],
+            ['/admin/profile/security', 'profile-security'],
+            ['/admin/outbox', 'outbox'],
+          ] as const) {
+            await page.goto(`${server.baseUrl}${path}`);
+            await page.waitForLoadState('networkidle');
+            await screenshot(page, `identity-${name}-${lang}-${viewport}`);
+          }
+          // The second-factor setup step (QR code and manual key), left unconfirmed.
+          await page.goto(`${server.baseUrl}/admin/profile/security`);
+          await page.getByTestId('mfa-setup-start').click();
+          await page.getByTestId('mfa-setup-qr').waitFor();
+          await screenshot(page, `identity-mfa-setup-${lang}-${viewport}`);
+          await page.context().close();
+        }
       }
-      await page.goto(`${server.baseUrl}/`);
-      await signIn(page, 'admin@example.com');
-      await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
-      // The admin's saved language is Spanish; choose the screenshot language as a person would.
-      await page.evaluate((language) => window.__telemedicinaTest!.setLanguage(language), lang);
-      await expect.poll(() => page.getAttribute('html', 'lang')).toBe(lang);
-      for (const [path, name] of [
-        ['/admin', 'admin-home'],
-        ['/admin/profile', 'profile'],
-        ['/admin/profile/security', 'profile-security'],
-        ['/admin/outbox', 'outbox'],
-      ] as const) {
-        await page.goto(`${server.baseUrl}${path}`);
-        await page.waitForLoadState('networkidle');
-        await screenshot(page, `identity-${name}-${lang}-${viewport}`);
-      }
-      // The second-factor setup step (QR code and manual key), left unconfirmed.
-      await page.goto(`${server.baseUrl}/admin/profile/security`);
-      await page.getByTestId('mfa-setup-start').click();
-      await page.getByTestId('mfa-setup-qr').waitFor();
-      await screenshot(page, `identity-mfa-setup-${lang}-${viewport}`);
-      await page.context().close();
-    }
-  });
+    },
+    180_000,
+  );
 });

@@ -93,7 +93,18 @@ if (wants('e2e')) {
     record(`chromium: ${error instanceof Error ? error.message : String(error)}`, false);
   }
   if (chromiumReady && buildOk) {
-    await vitest('e2e', ['--project', 'e2e']);
+    // Two files at a time: each starts its own server and browser, and a journey mostly waits on
+    // pages, so two share the cores well. The journeys that time real video calls and the 5 s
+    // autosave run afterwards, alone.
+    const soloFiles = ['visit.e2e.ts', 'clinical-record.e2e.ts'];
+    await vitest('e2e', [
+      '--project',
+      'e2e',
+      '--fileParallelism',
+      '--maxWorkers=2',
+      ...soloFiles.flatMap((file) => ['--exclude', `**/${file}`]),
+    ]);
+    await vitest('e2e-solo', ['--project', 'e2e', ...soloFiles.map((file) => `e2e/${file}`)]);
   }
 }
 
