@@ -54,8 +54,11 @@ export default defineConfig({
           root: './e2e',
           environment: 'node',
           include: ['**/*.e2e.ts'],
-          testTimeout: 90_000,
-          hookTimeout: 120_000,
+          testTimeout: 150_000,
+          hookTimeout: 180_000,
+          // A page answers within a second on a quiet machine; CI runs two files at a time on two
+          // cores, where a sign-in (argon2) or a first render can take a few.
+          expect: { poll: { timeout: 5_000 } },
           fileParallelism: false,
           globalSetup: ['./global-setup.ts'],
         },

@@ -65,7 +65,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
 
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`The server exited with ${child.exitCode} before it was ready:\n${log}`);
@@ -80,7 +80,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`The server did not become ready within 60 s:\n${log}`);
+      throw new Error(`The server did not become ready within 120 s:\n${log}`);
     }
     await new Promise((r) => setTimeout(r, 150));
   }
