@@ -65,6 +65,14 @@ describe('RichTextEditor', () => {
     expect(onSave).toHaveBeenCalledTimes(1);
   });
 
+  it('leaves the saved-at line out when the screen reports saving itself', () => {
+    renderWithProviders(
+      <RichTextEditor initialContent="<p>Hola</p>" onSave={vi.fn()} showSaveStatus={false} />,
+    );
+    expect(screen.getByTestId('rich-text-editor-content')).toBeTruthy();
+    expect(screen.queryByTestId('rich-text-editor-status')).toBeNull();
+  });
+
   it('saves when the page is hidden', async () => {
     const onSave = vi.fn();
     renderWithProviders(<RichTextEditor initialContent="<p>a</p>" onSave={onSave} />);

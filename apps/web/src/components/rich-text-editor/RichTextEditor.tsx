@@ -27,6 +27,11 @@ export interface RichTextEditorProps {
   /** Extra toolbar content, rendered inside the crash guard. */
   toolbarExtra?: ReactNode;
   autosaveIntervalMs?: number;
+  /**
+   * The "saved at …" line under the editor (default shown). Off where the screen already says how
+   * saving goes for several editors at once (a visit note's four sections).
+   */
+  showSaveStatus?: boolean;
 }
 
 interface Session {
@@ -50,6 +55,7 @@ export default function RichTextEditor({
   labelledBy,
   toolbarExtra,
   autosaveIntervalMs: intervalMs = autosaveIntervalMs,
+  showSaveStatus = true,
 }: RichTextEditorProps) {
   const { t } = useTranslation();
   const latestContentRef = useRef(initialContent);
@@ -140,11 +146,13 @@ export default function RichTextEditor({
         />
       </CrashGuard>
       <Group justify="space-between" gap="xs">
-        <Text size="xs" c="gray.7" data-testid="rich-text-editor-status" aria-live="polite">
-          {savedAt
-            ? t('editor.savedAt', { time: savedAt.toLocaleTimeString() })
-            : t('editor.autosaveHint', { seconds: intervalMs / 1000 })}
-        </Text>
+        {showSaveStatus ? (
+          <Text size="xs" c="gray.7" data-testid="rich-text-editor-status" aria-live="polite">
+            {savedAt
+              ? t('editor.savedAt', { time: savedAt.toLocaleTimeString() })
+              : t('editor.autosaveHint', { seconds: intervalMs / 1000 })}
+          </Text>
+        ) : null}
         {session.generation > 0 ? (
           <Text size="xs" c="orange.9" data-testid="rich-text-editor-recovered">
             {t('editor.recovered')}

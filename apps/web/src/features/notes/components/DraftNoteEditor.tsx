@@ -361,6 +361,7 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
                   labelledBy={`note-section-${section}-label`}
                   placeholder={t(`notes.placeholders.${section}`)}
                   onSave={(html) => handleSectionSave(section, keys[section], html)}
+                  showSaveStatus={false}
                 />
               </Suspense>
             </div>
