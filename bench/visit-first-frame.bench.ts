@@ -5,8 +5,9 @@
  *
  * App: the built server and two signed-in pages (patient in the waiting room, doctor in the call
  * screen, both with their camera already on). The clock starts when the doctor's
- * `POST /visits/:id/admit` has answered and stops at the first decoded remote frame on each page
- * (`requestVideoFrameCallback`, or the decoded-frame counter). Between them: the server moves the
+ * `POST /visits/:id/admit` is sent (the call may connect before its answer arrives) and stops at
+ * the first decoded remote frame on each page (`requestVideoFrameCallback`, or the decoded-frame
+ * counter). Between them: the server moves the
  * patient into the call, `visit.state` and `visit.participantJoined` go out, both pages open an
  * RTCPeerConnection, negotiate through `visit.signal` and connect ICE.
  *
@@ -24,6 +25,12 @@ import { startServer } from '../e2e/support/server.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from '../e2e/support/visits.js';
 
 const runs = Number(process.env.VISIT_BENCH_RUNS ?? 7);
+// Two doctors, each with four five-minute slots whose check-in (15 minutes before) is open at once.
+if (!Number.isInteger(runs) || runs < 1 || runs > 8) {
+  throw new Error(
+    `VISIT_BENCH_RUNS must be 1 to 8 (two doctors × four slots open for check-in), not ${runs}`,
+  );
+}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -138,8 +145,9 @@ async function main(): Promise<void> {
       await watchFirstRemoteFrame(pair.patientPage, selector);
       await watchFirstRemoteFrame(pair.doctorPage, selector);
 
-      const admitted = await pair.doctor.session.request('POST', `/visits/${appointmentId}/admit`, {});
+      // From the moment the admit request leaves: the call may connect before its answer arrives.
       const admittedAt = Date.now();
+      const admitted = await pair.doctor.session.request('POST', `/visits/${appointmentId}/admit`, {});
       if (admitted.status !== 200) {
         throw new Error(`admit answered ${admitted.status}: ${JSON.stringify(admitted.body)}`);
       }

@@ -50,6 +50,16 @@ import {
 
 const minuteMs = 60_000;
 
+/**
+ * Lets pending I/O (socket events in and out) run before going on. Embedded PGlite answers queries
+ * without returning to the event loop, so a chain of queries would otherwise hold back every
+ * socket event meanwhile — e.g. the WebRTC offer and answer of a call that has just been admitted.
+ * Two turns of `setImmediate`: the first may run in the same loop iteration, before any new poll
+ * for I/O; the second comes after one.
+ */
+const yieldToEventLoop = (): Promise<void> =>
+  new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
 /** Statuses of a visit that may still happen (the waiting room lists them). */
 const openStatuses: readonly AppointmentStatus[] = ['requested', 'confirmed', 'checked_in', 'in_progress'];
 const finalStatuses: readonly AppointmentStatus[] = ['completed', 'cancelled', 'no_show'];
@@ -358,6 +368,7 @@ async function pushDoctorQueue(deps: VisitDependencies, appointment: Appointment
   const ids = new Set(waiting.map((entry) => entry.id));
   ids.delete(appointment.id);
   for (const id of ids) {
+    await yieldToEventLoop();
     await pushVisitStates(deps, id);
   }
   await notifyWaitingRoom(deps, appointment.doctorUserId);
@@ -654,8 +665,13 @@ export async function admitToVisit(
   if (admittedState !== null) {
     ctx.realtime.toParticipant(appointment.id, key, 'visit.state', admittedState);
   }
+  // The pages now negotiate their connection through this process: let their signalling through
+  // between the bookkeeping steps that follow (see `yieldToEventLoop`).
+  await yieldToEventLoop();
   await markStartedIfTogether(ctx, current);
+  await yieldToEventLoop();
   await pushDoctorQueue(ctx, current);
+  await yieldToEventLoop();
   return stateFor(ctx, { ...visit, appointment: await reloadAppointment(ctx, appointment.id) });
 }
 

@@ -84,7 +84,13 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
     }
   }, [screen, mesh]);
 
-  const waiting = useHostWaiting(state);
+  const { waiting, admissionKeys } = useHostWaiting(state);
+  // The host in the call prepares a connection to each person waiting to be admitted: its offer is
+  // ready when they come in (see PeerMesh.prepare).
+  const preparedKeys = screen === 'call' ? admissionKeys.join(' ') : '';
+  useEffect(() => {
+    mesh?.prepare(preparedKeys === '' ? [] : preparedKeys.split(' '));
+  }, [mesh, preparedKeys]);
 
   const handleSave = useCallback(
     async (result: DeviceCheckResult) => {
@@ -223,7 +229,8 @@ function VisitHeader({
 
 /**
  * For the host: who waits for this visit (the patient, guests), from the doctor's live waiting
- * room, so the call screen can admit them.
+ * room, so the call screen can admit them; `admissionKeys` are the participant keys of those
+ * waiting to be admitted whose page is there (checked-in patient, waiting guests).
  */
 function useHostWaiting(state: VisitState | undefined) {
   const [room, setRoom] = useState<WaitingRoom | null>(null);
@@ -257,7 +264,7 @@ function useHostWaiting(state: VisitState | undefined) {
   );
   const entry = room?.entries.find((item) => item.appointmentId === state?.appointmentId);
   if (!state || !entry) {
-    return [];
+    return { waiting: [], admissionKeys: [] };
   }
   const list: { key?: string; name: string; role: VisitState['self']['role'] }[] = [];
   if (entry.checkedInAt !== null && entry.admittedAt === null && state.phase === 'waiting') {
@@ -266,5 +273,9 @@ function useHostWaiting(state: VisitState | undefined) {
   for (const guest of entry.waitingGuests) {
     list.push({ key: guest.key, name: guest.name, role: guest.role });
   }
-  return list;
+  const admissionKeys = entry.waitingGuests.map((guest) => guest.key);
+  if (entry.status === 'checked_in' && entry.admittedAt === null && entry.online) {
+    admissionKeys.unshift(`user:${entry.patient.id}`);
+  }
+  return { waiting: list, admissionKeys };
 }

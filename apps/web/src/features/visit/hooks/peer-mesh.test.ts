@@ -203,4 +203,50 @@ describe('peer mesh (perfect negotiation)', () => {
     mesh.close('user:b');
     expect(mesh.views()).toEqual([]);
   });
+
+  it('prepares the offer to someone waiting and sends it, after the restart, once they are admitted', async () => {
+    const { mesh, sent, created } = createMesh('user:a');
+    mesh.prepare(['user:b']);
+    expect(created).toHaveLength(1);
+    expect(mesh.isPrepared('user:b')).toBe(true);
+    expect(mesh.views()).toEqual([]);
+    expect(mesh.connections()).toEqual([]);
+    await created[0]!.onnegotiationneeded!();
+    expect(created[0]!.signalingState).toBe('have-local-offer');
+    expect(sent).toEqual([]);
+
+    mesh.rebuild('user:b', true);
+    expect(created).toHaveLength(1);
+    expect(created[0]!.closed).toBe(false);
+    expect(mesh.isPrepared('user:b')).toBe(false);
+    expect(mesh.views().map((view) => view.key)).toEqual(['user:b']);
+    expect(sent).toEqual([
+      { to: 'user:b', restart: true },
+      { to: 'user:b', description: { type: 'offer', sdp: 'offer-sdp' } },
+    ]);
+
+    mesh.handleSignal({ appointmentId: 'v', from: 'user:b', description: { type: 'answer', sdp: 'a' } });
+    await settle();
+    expect(created[0]!.signalingState).toBe('stable');
+  });
+
+  it('closes a prepared connection when they no longer wait, or when their own offer comes first', async () => {
+    const { mesh, sent, created } = createMesh('user:a');
+    mesh.prepare(['user:b', 'user:c']);
+    expect(created).toHaveLength(2);
+    mesh.prepare(['user:c']);
+    expect(created[0]!.closed).toBe(true);
+    expect(mesh.isPrepared('user:b')).toBe(false);
+
+    mesh.handleSignal({ appointmentId: 'v', from: 'user:c', description: { type: 'offer', sdp: 'o' } });
+    await settle();
+    expect(created[1]!.closed).toBe(true);
+    expect(created).toHaveLength(3);
+    expect(created[2]!.log).toContain('local answer');
+    expect(sent).toEqual([{ to: 'user:c', description: { type: 'answer', sdp: 'answer-sdp' } }]);
+
+    mesh.prepare(['user:d']);
+    mesh.closeAll();
+    expect(created[3]!.closed).toBe(true);
+  });
 });

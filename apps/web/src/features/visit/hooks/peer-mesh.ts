@@ -26,6 +26,11 @@ interface Peer {
   closed: boolean;
   /** Opened by their offer: our tracks join its transceivers before we answer (no second round). */
   tracksDeferred: boolean;
+  /**
+   * Prepared ahead (see {@link PeerMesh.prepare}): what it would send (its offer, its candidates)
+   * is kept here until they are in the call; null once it signals directly.
+   */
+  held: OutgoingSignal[] | null;
 }
 
 export interface PeerMeshOptions {
@@ -46,6 +51,8 @@ export interface PeerMeshOptions {
  */
 export class PeerMesh {
   private readonly peers = new Map<string, Peer>();
+  /** Connections made ahead to people waiting to be admitted (not shown, not measured). */
+  private readonly prepared = new Map<string, Peer>();
   private localStream: MediaStream | null = null;
   /** Replaces the camera track in every sender (screen share, camera switch, audio only). */
   private videoOverride: { track: MediaStreamTrack | null } | null = null;
@@ -80,6 +87,81 @@ export class PeerMesh {
     if (key === this.options.selfKey || this.peers.has(key)) {
       return;
     }
+    if (!answering && this.activatePrepared(key, false)) {
+      return;
+    }
+    this.dropPrepared(key);
+    this.peers.set(key, this.createPeer(key, answering, false));
+    this.options.onChange();
+  }
+
+  /**
+   * Prepares connections to the people in `keys` who wait to be admitted (the host's side): each
+   * creates its offer and gathers its candidates now and keeps them, so once they are admitted
+   * (`rebuild` after `visit.participantJoined`) the offer goes out at once instead of being made
+   * only then. Prepared connections of anyone no longer in `keys` are closed.
+   */
+  prepare(keys: readonly string[]): void {
+    const wanted = new Set(keys);
+    for (const key of [...this.prepared.keys()]) {
+      if (!wanted.has(key)) {
+        this.dropPrepared(key);
+      }
+    }
+    for (const key of wanted) {
+      if (key !== this.options.selfKey && !this.peers.has(key) && !this.prepared.has(key)) {
+        this.prepared.set(key, this.createPeer(key, false, true));
+      }
+    }
+  }
+
+  /** Whether a connection to `key` is prepared ahead (see {@link prepare}). */
+  isPrepared(key: string): boolean {
+    return this.prepared.has(key);
+  }
+
+  /** Makes the prepared connection to `key` the live one and sends what it kept; false when none. */
+  private activatePrepared(key: string, notify: boolean): boolean {
+    const peer = this.prepared.get(key);
+    if (!peer) {
+      return false;
+    }
+    this.prepared.delete(key);
+    this.peers.set(key, peer);
+    if (notify) {
+      this.options.send({ to: key, restart: true });
+    }
+    const held = peer.held ?? [];
+    peer.held = null;
+    for (const signal of held) {
+      this.options.send(signal);
+    }
+    this.options.onChange();
+    return true;
+  }
+
+  private dropPrepared(key: string): void {
+    const peer = this.prepared.get(key);
+    if (peer) {
+      this.prepared.delete(key);
+      peer.closed = true;
+      peer.pc.close();
+    }
+  }
+
+  /** Sends a signal of this peer's connection, or keeps it while the connection is only prepared. */
+  private sendFor(peer: Peer, signal: OutgoingSignal): void {
+    if (peer.closed) {
+      return;
+    }
+    if (peer.held) {
+      peer.held.push(signal);
+    } else {
+      this.options.send(signal);
+    }
+  }
+
+  private createPeer(key: string, answering: boolean, isPrepared: boolean): Peer {
     const create =
       this.options.createPeerConnection ?? ((configuration) => new RTCPeerConnection(configuration));
     const pc = create({ iceServers: this.options.iceServers });
@@ -96,15 +178,15 @@ export class PeerMesh {
       disconnectedTimer: null,
       closed: false,
       tracksDeferred: answering,
+      held: isPrepared ? [] : null,
     };
-    this.peers.set(key, peer);
 
     pc.onnegotiationneeded = async () => {
       try {
         peer.makingOffer = true;
         await pc.setLocalDescription();
         if (pc.localDescription && !peer.closed) {
-          this.sendDescription(key, pc.localDescription);
+          this.sendDescription(peer, pc.localDescription);
         }
       } catch {
         // A newer negotiation replaces this one.
@@ -115,7 +197,7 @@ export class PeerMesh {
     pc.onicecandidate = ({ candidate }) => {
       if (candidate && !peer.closed) {
         const json = candidate.toJSON();
-        this.options.send({
+        this.sendFor(peer, {
           to: key,
           candidate: {
             candidate: json.candidate ?? '',
@@ -157,7 +239,7 @@ export class PeerMesh {
     if (!answering) {
       this.addLocalTracks(peer);
     }
-    this.options.onChange();
+    return peer;
   }
 
   /** Closes the connection to `key` (they left, or their connection was replaced). */
@@ -176,6 +258,9 @@ export class PeerMesh {
   }
 
   closeAll(): void {
+    for (const key of [...this.prepared.keys()]) {
+      this.dropPrepared(key);
+    }
     for (const key of [...this.peers.keys()]) {
       this.close(key);
     }
@@ -187,6 +272,9 @@ export class PeerMesh {
    */
   rebuild(key: string, notify = false): void {
     this.close(key);
+    if (this.activatePrepared(key, notify)) {
+      return;
+    }
     if (notify) {
       this.options.send({ to: key, restart: true });
     }
@@ -244,7 +332,7 @@ export class PeerMesh {
       if (description.type === 'offer') {
         await pc.setLocalDescription();
         if (pc.localDescription && !peer.closed) {
-          this.sendDescription(peer.key, pc.localDescription);
+          this.sendDescription(peer, pc.localDescription);
         }
       }
       return;
@@ -271,9 +359,9 @@ export class PeerMesh {
     }
   }
 
-  private sendDescription(key: string, description: RTCSessionDescription): void {
-    this.options.send({
-      to: key,
+  private sendDescription(peer: Peer, description: RTCSessionDescription): void {
+    this.sendFor(peer, {
+      to: peer.key,
       description: { type: description.type, sdp: description.sdp },
     });
   }
@@ -281,7 +369,7 @@ export class PeerMesh {
   /** The camera and microphone to send (replaces the tracks of every connection). */
   setLocalStream(stream: MediaStream | null): void {
     this.localStream = stream;
-    for (const peer of this.peers.values()) {
+    for (const peer of [...this.peers.values(), ...this.prepared.values()]) {
       if (!peer.tracksDeferred) {
         this.addLocalTracks(peer);
       }
@@ -295,7 +383,7 @@ export class PeerMesh {
   overrideVideo(track: MediaStreamTrack | null | undefined): void {
     this.videoOverride = track === undefined ? null : { track };
     const video = this.currentVideoTrack();
-    for (const peer of this.peers.values()) {
+    for (const peer of [...this.peers.values(), ...this.prepared.values()]) {
       if (peer.tracksDeferred) {
         continue;
       }

@@ -47,6 +47,12 @@ export interface VisitSessionHandlers {
 }
 
 const typingTimeoutMs = 6_000;
+/**
+ * After being admitted, how long the page waits before joining again (for the list of the others
+ * and the chat): the call is negotiated meanwhile, and the join's work on the server would hold
+ * back that signalling.
+ */
+const admittedRejoinDelayMs = 1_500;
 
 /**
  * This page's presence in one visit over the real-time channel: joins (again after every
@@ -123,6 +129,17 @@ export function useVisitSession(
     }
   }, [appointmentId, setState, sendPending]);
 
+  const rejoinTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (rejoinTimer.current !== null) {
+        clearTimeout(rejoinTimer.current);
+        rejoinTimer.current = null;
+      }
+    },
+    [],
+  );
+
   useEffect(() => {
     if (!enabled) {
       return;
@@ -161,9 +178,15 @@ export function useVisitSession(
       }
       setState(state);
       if (state.phase === 'in_call' && !inCall && state.self.role !== 'staff') {
-        // Admitted: the server moved this connection into the call; join again for the list of
-        // the others (the host's connection reaches us either way through signalling).
-        void join();
+        // Admitted: the server moved this connection into the call (the host's offer is on its
+        // way through signalling); join again a little later for the list of the others.
+        setInCall(true);
+        if (rejoinTimer.current === null) {
+          rejoinTimer.current = setTimeout(() => {
+            rejoinTimer.current = null;
+            void join();
+          }, admittedRejoinDelayMs);
+        }
       }
       if (state.phase === 'ended' || state.phase === 'closed') {
         setInCall(false);
