@@ -135,11 +135,6 @@ export async function buildApp({
   app.setSerializerCompiler(responseSerializerCompiler);
   app.setErrorHandler(handleError);
 
-  app.addHook('onRequest', (request, reply, done) => {
-    void reply.header('x-request-id', request.id);
-    done();
-  });
-
   const mainPort = (): number | null => {
     const address = app.server.address();
     return address !== null && typeof address === 'object' ? address.port : null;
@@ -236,9 +231,11 @@ export async function buildApp({
       return realtime.separatePort() ?? (config.realtimePort === 0 ? null : config.realtimePort);
     };
 
+    // Also echoes the request id (x-request-id) on every answer: one hook sets every constant header.
     await app.register(securityHeaders, {
       isProduction: config.isProduction,
       getRealtimePort: realtimePortForClients,
+      requestIdHeader: 'x-request-id',
     });
     await app.register(xsrfProtection, {
       isSecure: (request) => isSecureRequest(request, config.publicOrigin),

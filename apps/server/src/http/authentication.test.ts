@@ -87,6 +87,40 @@ describe('route access declarations', () => {
     }
   });
 
+  it("checks access before a route's own onRequest hooks, on GET and its HEAD route alike", async () => {
+    const database = await createTestDatabase();
+    const ownHookRuns: string[] = [];
+    const app = await buildApp({
+      config: createTestConfig(context.tempDir),
+      db: database.db,
+      extraApiRoutes: [
+        (api) => {
+          api.get(
+            '/guarded-with-hook',
+            {
+              config: { access: 'authenticated' },
+              onRequest: (request, _reply, next) => {
+                ownHookRuns.push(request.method);
+                next();
+              },
+            },
+            () => ({ ok: true }),
+          );
+        },
+      ],
+    });
+    try {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await app.inject({ method, url: '/api/v1/guarded-with-hook' });
+        expect(response.statusCode).toBe(401);
+      }
+      expect(ownHookRuns).toEqual([]);
+    } finally {
+      await app.close();
+      await database.dispose();
+    }
+  });
+
   it('lists every API route with its access in the registry', () => {
     const registry = context.app.accessRegistry;
     expect(registry).toContainEqual({

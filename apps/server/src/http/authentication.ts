@@ -1,5 +1,5 @@
 import { isPermission, type Permission } from '@telemedicina/shared';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
 import type { Actor, AppServices } from '../modules/context.js';
@@ -51,7 +51,9 @@ export interface AuthenticationOptions {
  *   endpoint can never ship unguarded by omission. Permission names are
  *   checked against the catalogue. The API reference under /api/v1/docs is
  *   public by nature and marked so here.
- * - On each request (`onRequest`, before the body is even read): the
+ * - On each request to a route that declares its access (a route-level
+ *   `onRequest` hook added at registration, so no per-request lookup of the
+ *   route's options; before the body is even read): the
  *   `tm_session` cookie is resolved into `request.actor` (one query), ended
  *   sessions answer 401 SESSION_EXPIRED and lose their cookie, then the
  *   route's access is enforced: 401 UNAUTHENTICATED, 403
@@ -101,6 +103,17 @@ export const authentication = fp<AuthenticationOptions>(
         }
       }
     });
+    // Any route declaring its access (outside /api too) gets the check, first among its own hooks
+    // (before a rate limit, as a global hook ran), with the access read once here.
+    app.addHook('onRoute', (route) => {
+      const access = route.config?.access;
+      if (access === undefined) {
+        return;
+      }
+      const own = route.onRequest;
+      // A new array: the route's options (and fastify's copy for the HEAD route) may share the old one.
+      route.onRequest = [checkAccess(access), ...(own === undefined ? [] : Array.isArray(own) ? own : [own])];
+    });
 
     const authorize = async (
       request: FastifyRequest,
@@ -138,20 +151,18 @@ export const authentication = fp<AuthenticationOptions>(
 
     // Callback style so the common anonymous request to a public route (health
     // checks, sign-in) costs no promise and no query.
-    app.addHook('onRequest', (request, reply, next) => {
-      const access = request.routeOptions.config.access;
-      if (access === undefined) {
-        next();
-        return;
-      }
-      const cookie = readCookie(request.headers.cookie, sessionCookieName);
-      const token = cookie === null || cookie === '' ? null : cookie;
-      if (access === 'public' && token === null) {
-        next();
-        return;
-      }
-      authorize(request, reply, access, token).then(() => next(), next);
-    });
+    const checkAccess =
+      (access: RouteAccess): onRequestHookHandler =>
+      (request, reply, next) => {
+        const cookieHeader = request.raw.headers.cookie;
+        const cookie = cookieHeader === undefined ? null : readCookie(cookieHeader, sessionCookieName);
+        const token = cookie === null || cookie === '' ? null : cookie;
+        if (access === 'public' && token === null) {
+          next();
+          return;
+        }
+        authorize(request, reply, access, token).then(() => next(), next);
+      };
     done();
   },
   { name: 'authentication' },

@@ -8,6 +8,11 @@ export interface SecurityHeadersOptions {
   isProduction: boolean;
   /** Port of the separate Socket.IO server (null when disabled); the page must be allowed to connect to it. */
   getRealtimePort: () => number | null;
+  /**
+   * Also echo the request's id in this header (e.g. `x-request-id`), in the same hook: one hook
+   * for every header an answer always carries.
+   */
+  requestIdHeader?: string;
 }
 
 /** Browser features the app may use: the visit room needs camera, microphone and screen sharing. */
@@ -121,13 +126,23 @@ export const securityHeaders = fp<SecurityHeadersOptions>(
       ...(options.isProduction ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
     };
 
+    // Names and values apart, computed once: each request sets them in one loop.
+    const apiHeaderNames = Object.keys(apiHeaders);
+    const apiHeaderValues = Object.values(apiHeaders);
+    const requestIdHeader = options.requestIdHeader;
+
     app.addHook('onRequest', (request, reply, next) => {
-      if (isApiDataPath(request.url)) {
-        void reply.headers(apiHeaders);
+      if (requestIdHeader !== undefined) {
+        void reply.header(requestIdHeader, request.id);
+      }
+      const raw = request.raw;
+      if (isApiDataPath(raw.url ?? '/')) {
+        for (let index = 0; index < apiHeaderNames.length; index += 1) {
+          void reply.header(apiHeaderNames[index]!, apiHeaderValues[index]);
+        }
         next();
         return;
       }
-      const raw = request.raw;
       const realtimePort = options.getRealtimePort();
       // Without a separate real-time port every page gets the same policy.
       const headers =

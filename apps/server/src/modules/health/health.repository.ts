@@ -30,12 +30,13 @@ export const databaseCheckMaxAgeMs = 1_000;
 export function createDatabasePinger(
   db: DatabaseClient,
   options: { now: () => Date; maxAgeMs?: number },
-): () => DatabaseCheck | Promise<DatabaseCheck> {
+): (at?: Date) => DatabaseCheck | Promise<DatabaseCheck> {
   const maxAgeMs = options.maxAgeMs ?? databaseCheckMaxAgeMs;
   let last: DatabaseCheck | null = null;
   let inFlight: Promise<DatabaseCheck> | null = null;
-  return () => {
-    if (last !== null && options.now().getTime() - last.checkedAt.getTime() < maxAgeMs) {
+  // `at`: the caller's reading of the same clock, when it has one (one clock read per health answer).
+  return (at = options.now()) => {
+    if (last !== null && at.getTime() - last.checkedAt.getTime() < maxAgeMs) {
       return last;
     }
     inFlight ??= db

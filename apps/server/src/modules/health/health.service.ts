@@ -4,8 +4,8 @@ import type { DatabaseCheck } from './health.repository.js';
 
 export interface HealthContext {
   databaseKind: DatabaseKind;
-  /** A recent round trip: as it is while still fresh, else a promise of a new one. */
-  checkDatabase: () => DatabaseCheck | Promise<DatabaseCheck>;
+  /** A recent round trip (fresh as of `at`, by default now): as it is, else a promise of a new one. */
+  checkDatabase: (at?: Date) => DatabaseCheck | Promise<DatabaseCheck>;
   startedAt: Date;
   now: () => Date;
   version: string;
@@ -25,27 +25,29 @@ export interface HealthReport {
  * Answers at once (no promise) while the last round trip is fresh.
  */
 export function checkHealth(context: HealthContext): HealthReport | Promise<HealthReport> {
+  // One clock read serves the freshness test and, for a reused check, the uptime.
+  const at = context.now();
   let check: DatabaseCheck | Promise<DatabaseCheck>;
   try {
-    check = context.checkDatabase();
+    check = context.checkDatabase(at);
   } catch (cause) {
     throw databaseUnreachable(context, cause);
   }
   if (check instanceof Promise) {
     return check.then(
-      (done) => report(context, done),
+      (done) => report(context, done, context.now()),
       (cause: unknown) => {
         throw databaseUnreachable(context, cause);
       },
     );
   }
-  return report(context, check);
+  return report(context, check, at);
 }
 
-function report(context: HealthContext, check: DatabaseCheck): HealthReport {
+function report(context: HealthContext, check: DatabaseCheck, at: Date): HealthReport {
   return {
     version: context.version,
-    uptimeSeconds: (context.now().getTime() - context.startedAt.getTime()) / 1000,
+    uptimeSeconds: (at.getTime() - context.startedAt.getTime()) / 1000,
     databaseKind: context.databaseKind,
     database: check,
   };
