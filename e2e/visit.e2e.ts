@@ -319,7 +319,15 @@ describe('video visit in the browser', () => {
     await screenshot(hostDesktop, 'visit-waiting-room-doctor-es-desktop');
     await hostDesktop.context().close();
 
-    await entry.getByTestId('waiting-room-admit').click();
+    // The doctor opens the call first; the checked-in patient is offered for admission there too.
+    await hostPhone.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
+    await hostPhone.getByTestId('visit-call').waitFor({ timeout: 20_000 });
+    const admitFromCall = hostPhone.getByTestId('visit-call-admit');
+    await admitFromCall.waitFor({ timeout: 20_000 });
+    expect(await admitFromCall.count()).toBe(1);
+    await screenshot(hostPhone, 'visit-call-admit-patient-es-phone');
+    await admitFromCall.click();
+    await hostPhone.getByTestId('visit-call-waiting').waitFor({ state: 'detached', timeout: 20_000 });
     await waitForRemoteVideos(hostPhone, 1);
     await waitForRemoteVideos(patient, 1);
     await screenshot(hostPhone, 'visit-call-doctor-es-phone');

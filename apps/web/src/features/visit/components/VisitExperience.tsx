@@ -267,7 +267,8 @@ function useHostWaiting(state: VisitState | undefined) {
     return { waiting: [], admissionKeys: [] };
   }
   const list: { key?: string; name: string; role: VisitState['self']['role'] }[] = [];
-  if (entry.checkedInAt !== null && entry.admittedAt === null && state.phase === 'waiting') {
+  // The checked-in patient not yet admitted (the host's own phase is the call, whatever theirs is).
+  if (entry.status === 'checked_in' && entry.checkedInAt !== null && entry.admittedAt === null) {
     list.push({ name: entry.patient.name, role: 'patient' });
   }
   for (const guest of entry.waitingGuests) {
