@@ -107,7 +107,7 @@ function DoctorProfileView() {
         <DoctorAvatar name={profile.name} photoUrl={profile.photoUrl} size={96} />
         <Stack gap={6} style={{ minWidth: 0, flex: 1 }}>
           <Group justify="space-between" gap="sm" wrap="wrap">
-            <Title order={1} className={pageClasses.title} data-testid="doctor-name">
+            <Title order={1} className={`${pageClasses.title} ${classes.name}`} data-testid="doctor-name">
               {profile.name}
             </Title>
             {canEditSchedule ? (
