@@ -183,7 +183,8 @@ describe('identity journeys in the browser', () => {
 
 describe('identity screens, both languages, desktop and phone; the idle logout meanwhile', () => {
   // Concurrent with the screenshots below: most of this journey is a minute of waiting for the idle timeout.
-  it.concurrent('warns before the idle logout and signs the user out', async () => {
+  // A concurrent test uses its own `expect`: the global one loses its test when the other one ends.
+  it.concurrent('warns before the idle logout and signs the user out', async ({ expect }) => {
     const page = await openPage('es-ES');
     await page.goto(`${server.baseUrl}/`);
     await signIn(page, 'paciente1@example.com');
@@ -205,7 +206,7 @@ describe('identity screens, both languages, desktop and phone; the idle logout m
   // One language after the other: both sign in as the admin and choose the screenshot language.
   it.concurrent(
     'screenshots in Spanish and English, desktop and phone',
-    async () => {
+    async ({ expect }) => {
       for (const [locale, lang] of [
         ['es-ES', 'es'],
         ['en-US', 'en'],

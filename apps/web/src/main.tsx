@@ -1,28 +1,82 @@
 import './app/mantine-styles';
 import './app/global.css';
-import { StrictMode } from 'react';
+import type { MeResponse } from '@telemedicina/shared';
+import type { i18n as I18n } from 'i18next';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
-import { AppProviders } from './app/AppProviders';
-import { routes } from './app/routes';
-import { startI18n } from './lib/i18n';
+import { isLanguage } from '@telemedicina/shared';
+import { hasChosenLanguageThisSession, startI18n } from './lib/i18n';
+import { getMe } from './lib/me';
+import { signedInTarget } from './lib/return-to';
 import { installTestHooks } from './lib/test-hooks';
+import { uiState } from './lib/ui-state';
 
+/*
+ * The boot entry. Every page asks for its texts and the session (GET /me) at once, in parallel with
+ * the code it needs. The signed-out start page (`/`) needs only the sign-in screen
+ * (features/auth/start.tsx: React, Mantine's provider and inputs, the translations); the whole
+ * application (router, query cache, every area) is downloaded only for other addresses, for a
+ * visitor who is already signed in, or once the person signs in or follows a link — then it starts
+ * in the same document and its router takes over at the address the sign-in moved to.
+ */
 const container = document.getElementById('root');
 if (!container) {
   throw new Error('The page has no #root element');
 }
 
 installTestHooks();
+const root = createRoot(container);
 // Render once the start language's texts are loaded, so no untranslated key ever flashes.
-void startI18n().then((i18n) => {
-  const router = createBrowserRouter(routes);
-  createRoot(container).render(
-    <StrictMode>
-      <AppProviders i18n={i18n}>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
-  );
-});
+const i18nReady = startI18n();
+const session = getMe();
+// Handled where it is used; this keeps a failed early request from being reported as unhandled.
+session.catch(() => undefined);
+
+function startApp(i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): Promise<void> {
+  return import('./app/start-app').then((app) => app.startApp(root, i18n, me));
+}
+
+/**
+ * A signed-in person sees the interface in their account's language (unless they picked one with
+ * the switcher in this browser session; `useSessionSync` applies the same rule later). Switching
+ * here, while the code downloads, loads that language's texts before the first render instead of
+ * painting the page in the browser's language and then again in the account's.
+ */
+async function applyAccountLanguage(i18n: I18n, me: MeResponse | null): Promise<void> {
+  const language = me?.user.language;
+  if (!isLanguage(language) || language === i18n.language || hasChosenLanguageThisSession()) {
+    return;
+  }
+  await i18n.changeLanguage(language);
+  uiState.getState().setLanguage(language);
+}
+
+if (window.location.pathname === '/') {
+  const returnTo = new URLSearchParams(window.location.search).get('returnTo');
+  const signInScreen = import('./features/auth/start');
+  void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
+    if (me) {
+      // Already signed in: straight on, as the sign-in page does.
+      window.history.replaceState(null, '', signedInTarget(me, returnTo));
+      await applyAccountLanguage(i18n, me);
+      await startApp(i18n, me);
+      return;
+    }
+    (await signInScreen).renderSignInScreen(root, i18n, {
+      onSignedIn: (signedIn) => {
+        window.history.replaceState(null, '', signedInTarget(signedIn, returnTo));
+        void startApp(i18n, signedIn);
+      },
+      onNavigate: (path) => {
+        window.history.pushState(null, '', path);
+        void startApp(i18n, null);
+      },
+    });
+  });
+} else {
+  // The application's chunk downloads meanwhile (`import()` starts at once; rendering waits).
+  const app = import('./app/start-app');
+  void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
+    await applyAccountLanguage(i18n, me);
+    (await app).startApp(root, i18n, session);
+  });
+}

@@ -1,3 +1,5 @@
+import type { MeResponse } from '@telemedicina/shared';
+
 /** Where a signed-in person lands when there is no (acceptable) return path. */
 export const defaultSignedInPath = '/admin';
 
@@ -39,4 +41,15 @@ export function sanitizeReturnTo(value: string | null | undefined): string | nul
 export function signInPathFor(path: string): string {
   const returnTo = sanitizeReturnTo(path);
   return returnTo ? `/?${new URLSearchParams({ returnTo }).toString()}` : '/';
+}
+
+/**
+ * Where sign-in leads a signed-in person: the second-factor enrolment when the account must enrol
+ * one, else the (acceptable) return path, else the admin area.
+ */
+export function signedInTarget(me: MeResponse, returnTo: string | null | undefined): string {
+  if (me.session.mfaEnrollmentRequired) {
+    return mfaEnrollmentPath;
+  }
+  return sanitizeReturnTo(returnTo) ?? defaultSignedInPath;
 }

@@ -3,57 +3,14 @@ import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanst
 import { useCallback, useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError } from './api-client';
+import { getMe } from './me';
 import { hasChosenLanguageThisSession } from './i18n';
 import { sessionState, type SessionEndReason } from './session-state';
 import { uiState } from './ui-state';
 
 export const meQueryKey = ['me'] as const;
 
-/**
- * Whether an answer has the shape of `MeResponse` where the client relies on it. A hand check
- * instead of the shared zod schema keeps zod out of the first download (every page asks for /me).
- */
-export function isMeResponse(value: unknown): value is MeResponse {
-  if (typeof value !== 'object' || value === null) {
-    return false;
-  }
-  const me = value as Record<string, unknown>;
-  const user = me.user as Record<string, unknown> | null | undefined;
-  const session = me.session as Record<string, unknown> | null | undefined;
-  return (
-    typeof user === 'object' &&
-    user !== null &&
-    typeof user.id === 'string' &&
-    typeof user.name === 'string' &&
-    typeof user.email === 'string' &&
-    Array.isArray(me.roles) &&
-    Array.isArray(me.permissions) &&
-    me.permissions.every((name) => typeof name === 'string') &&
-    typeof session === 'object' &&
-    session !== null &&
-    typeof session.idleTimeoutSeconds === 'number' &&
-    typeof session.mfaEnrollmentRequired === 'boolean'
-  );
-}
-
-/**
- * `GET /me`: the signed-in user, or null when there is no session. Asked quietly — no spinner and
- * no alert — because most first visits are signed out and that is not an error.
- */
-export async function getMe(signal?: AbortSignal): Promise<MeResponse | null> {
-  try {
-    const body = await api.get<unknown>('/me', { signal, showSpinner: false, alertOnError: false });
-    if (!isMeResponse(body)) {
-      throw new ApiError(200, 'UNEXPECTED_RESPONSE', 'Unexpected /me answer', body);
-    }
-    return body;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      return null;
-    }
-    throw error;
-  }
-}
+export { getMe, isMeResponse } from './me';
 
 export const meQuery = queryOptions({
   queryKey: meQueryKey,

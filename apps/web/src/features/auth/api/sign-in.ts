@@ -1,11 +1,13 @@
 import type { LoginRequest, MeResponse } from '@telemedicina/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
-import { isMeResponse, storeMe } from '../../../lib/session';
+import { isMeResponse } from '../../../lib/me';
 
 /**
  * `POST /auth/login`. Failures are shown inside the form (wrong password, second factor needed,
- * lockout…), so the request never opens the global dialog.
+ * lockout…), so the request never opens the global dialog. A plain fetcher without a query hook:
+ * the sign-in form runs before the query cache exists (`main.tsx`); whoever shows the form puts
+ * the answer in the session (`SignInPage` stores it in the cache, the start page boots the app
+ * with it).
  */
 export async function signIn(body: LoginRequest): Promise<MeResponse> {
   const me = await api.post<unknown>('/auth/login', body, { alertOnError: false });
@@ -13,10 +15,4 @@ export async function signIn(body: LoginRequest): Promise<MeResponse> {
     throw new ApiError(200, 'UNEXPECTED_RESPONSE', 'Unexpected login answer', me);
   }
   return me;
-}
-
-/** Signs in; on success the page's session is the new user's (the sign-in page then moves on). */
-export function useSignIn() {
-  const queryClient = useQueryClient();
-  return useMutation({ mutationFn: signIn, onSuccess: (me) => storeMe(queryClient, me) });
 }

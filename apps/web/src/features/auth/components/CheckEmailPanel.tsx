@@ -3,7 +3,7 @@ import { IconMailCheck, IconMailForward } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
-import { useResendVerification } from '../api/resend-verification';
+import { useResendVerification } from '../hooks/use-resend-verification';
 import { AuthPanel } from './AuthPanel';
 
 /** After registering: where the link went, how to get another, and the way back to sign in. */

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useFieldErrorText } from '../../../lib/form-errors';
-import { useResendVerification } from '../api/resend-verification';
+import { useResendVerification } from '../hooks/use-resend-verification';
 
 const resendSchema = z.object({ email: emailSchema });
 

@@ -1,0 +1,33 @@
+import type { MeResponse } from '@telemedicina/shared';
+import type { i18n as I18n } from 'i18next';
+import { StrictMode } from 'react';
+import type { Root } from 'react-dom/client';
+import { createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
+import { getMe, meQuery } from '../lib/session';
+import { AppProviders, createQueryClient } from './AppProviders';
+import { routes } from './routes';
+
+/**
+ * Boots the whole application in `root` at the page's current address (`main.tsx` loads this
+ * chunk for every page but the signed-out start page, and there once the person signs in or
+ * follows a link). `me` is the session as the start already knows it, or its pending `GET /me`
+ * (asked by `main.tsx` in parallel with this chunk, so it is not asked twice).
+ */
+export function startApp(root: Root, i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): void {
+  const queryClient = createQueryClient();
+  if (me instanceof Promise) {
+    // A failed early request is asked again the usual way (the query's own retry applies).
+    void queryClient.prefetchQuery({ ...meQuery, queryFn: ({ signal }) => me.catch(() => getMe(signal)) });
+  } else {
+    queryClient.setQueryData(meQuery.queryKey, me);
+  }
+  const router = createBrowserRouter(routes);
+  root.render(
+    <StrictMode>
+      <AppProviders i18n={i18n} queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  );
+}

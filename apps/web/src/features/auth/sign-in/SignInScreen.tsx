@@ -1,0 +1,29 @@
+import type { MeResponse } from '@telemedicina/shared';
+import { useEffect, useState } from 'react';
+import { sessionState, type SessionEndReason } from '../../../lib/session-state';
+import { AuthFrame } from '../components/AuthFrame';
+import { SignInForm } from './SignInForm';
+
+/**
+ * The signed-out start page (`/`) as `main.tsx` shows it before the application is downloaded:
+ * the authentication frame around the sign-in form, with neither router nor query cache. Signing
+ * in or following a link hands over to the application (`onSignedIn`, `onNavigate`).
+ */
+export function SignInScreen({
+  onSignedIn,
+  onNavigate,
+}: {
+  onSignedIn: (me: MeResponse) => void;
+  onNavigate: (path: string) => void;
+}) {
+  // The notice of how the last session ended is read once, then cleared.
+  const [notice] = useState<SessionEndReason | null>(() => sessionState.getState().endReason);
+  useEffect(() => {
+    sessionState.getState().clearEndReason();
+  }, []);
+  return (
+    <AuthFrame onNavigate={onNavigate}>
+      <SignInForm notice={notice} onSignedIn={onSignedIn} onNavigate={onNavigate} />
+    </AuthFrame>
+  );
+}
