@@ -45,11 +45,21 @@ function Probe() {
   );
 }
 
+/** A page whose code arrives only when the test says (a lazy route still downloading). */
+let releaseSlowPage: () => void = () => undefined;
+
 function renderAt(path: string) {
   const router = createMemoryRouter(
     [
       { path: '/list', Component: Probe },
       { path: '/elsewhere', element: <p>elsewhere</p> },
+      {
+        path: '/slow/:id',
+        lazy: () =>
+          new Promise((resolve) => {
+            releaseSlowPage = () => resolve({ element: <p>slow page</p> });
+          }),
+      },
     ],
     { initialEntries: [path] },
   );
@@ -133,6 +143,20 @@ describe('useListParams', () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     unsubscribe();
     expect(entries).toEqual(['?q=garcia']);
+  });
+
+  it('does not pull the person back to the list when the search settles while they are leaving', async () => {
+    const user = userEvent.setup();
+    const { router, location } = renderAt('/list');
+    await user.type(screen.getByTestId('box'), 'eva');
+    // A row is opened before the debounce ends; that page's code is still downloading.
+    const leaving = router.navigate('/slow/1');
+    await waitFor(() => expect(router.state.navigation.state).toBe('loading'));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 450)));
+    releaseSlowPage();
+    await act(() => leaving);
+    await waitFor(() => expect(screen.getByText('slow page')).toBeTruthy());
+    expect(location()).toBe('/slow/1');
   });
 
   it('starts each section with the box its address implies and empties it on leaving', async () => {

@@ -1,6 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useLocation, useNavigation, useSearchParams } from 'react-router';
 import { uiState, useSectionSearchText } from './ui-state';
 
 /** The page sizes a list offers; anything else in the address falls back to the default. */
@@ -127,6 +127,12 @@ export function useListParams<const S extends string, const F extends ListFilter
   } = options;
   const filterSpec = (options.filters ?? {}) as F;
   const [searchParams, setSearchParams] = useSearchParams();
+  // Leaving for another page (a row's page whose code is still loading): this screen stays mounted
+  // meanwhile, and a search written now would pull the person back to the list.
+  const { pathname } = useLocation();
+  const navigation = useNavigation();
+  const isLeaving = useRef(false);
+  isLeaving.current = navigation.state !== 'idle' && navigation.location.pathname !== pathname;
   const searchText = useSectionSearchText();
   const [debouncedText] = useDebouncedValue(searchText.trim(), listSearchDebounceMs);
 
@@ -184,6 +190,9 @@ export function useListParams<const S extends string, const F extends ListFilter
   // The debounced box is written to the address (replacing the entry: typing is not history).
   useEffect(() => {
     const current = q ?? '';
+    if (isLeaving.current) {
+      return;
+    }
     if (debouncedText !== current && debouncedText === uiState.getState().sectionSearchText.trim()) {
       update({ q: debouncedText || null, page: null }, true);
     }
