@@ -131,8 +131,11 @@ export function useListParams<const S extends string, const F extends ListFilter
   // meanwhile, and a search written now would pull the person back to the list.
   const { pathname } = useLocation();
   const navigation = useNavigation();
-  const isLeaving = useRef(false);
-  isLeaving.current = navigation.state !== 'idle' && navigation.location.pathname !== pathname;
+  const leaving = navigation.state !== 'idle' && navigation.location.pathname !== pathname;
+  const isLeaving = useRef(leaving);
+  useEffect(() => {
+    isLeaving.current = leaving;
+  }, [leaving]);
   const searchText = useSectionSearchText();
   const [debouncedText] = useDebouncedValue(searchText.trim(), listSearchDebounceMs);
 
