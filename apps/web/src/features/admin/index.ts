@@ -1,2 +1,2 @@
 export { AdminLayout } from './components/AdminLayout';
-export { DashboardPage } from './components/DashboardPage';
+export { navigationItems, type NavigationItem } from './navigation';

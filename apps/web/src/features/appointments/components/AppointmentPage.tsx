@@ -25,7 +25,7 @@ import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/ui-state';
 import { calendarUrl, useAppointment } from '../api/appointments';
 import { appointmentActions, capacityFor } from '../capacity';
-import { AppointmentStatusBadge } from './AppointmentStatusBadge';
+import { AppointmentStatusBadge } from '../../../components/appointment-status/AppointmentStatusBadge';
 import classes from './Appointments.module.css';
 import { CancelAppointmentModal } from './CancelAppointmentModal';
 import { RescheduleModal } from './RescheduleModal';

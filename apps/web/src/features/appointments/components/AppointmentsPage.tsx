@@ -20,7 +20,7 @@ import { useListParams } from '../../../lib/use-list-params';
 import { addCalendarDays, isCalendarDate, zonedInstant } from '../../../lib/zoned-time';
 import { useAppointments } from '../api/appointments';
 import { useDoctorOptions } from '../../../lib/doctor-options';
-import { AppointmentStatusBadge } from './AppointmentStatusBadge';
+import { AppointmentStatusBadge } from '../../../components/appointment-status/AppointmentStatusBadge';
 import classes from './Appointments.module.css';
 
 const periods = ['upcoming', 'past', 'all'] as const;

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Badge.layer.css';
 import { Badge } from '@mantine/core';
 import type { AppointmentStatus } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
-import { appointmentStatusColors } from '../../../lib/appointment-status';
+import { appointmentStatusColors } from '../../lib/appointment-status';
 
 export function AppointmentStatusBadge({ status }: { status: AppointmentStatus }) {
   const { t } = useTranslation();
