@@ -1,3 +1,5 @@
+import { dateTimeFormat, numberFormat } from './intl-cache';
+
 /** Sizes count in 1024s, as the server's limits ("10 MB" = 10 × 1024 × 1024 bytes) and file managers do. */
 const kilobyte = 1024;
 
@@ -10,7 +12,7 @@ export function formatBytes(bytes: number, language: string): string {
     value /= kilobyte;
     index += 1;
   }
-  return new Intl.NumberFormat(language, {
+  return numberFormat(language, {
     style: 'unit',
     unit: units[index],
     unitDisplay: index === 0 ? 'long' : 'short',
@@ -26,7 +28,7 @@ export function formatWaitDuration(seconds: number, language: string, unit?: 'mi
   const safe = Math.max(1, Math.ceil(seconds));
   const chosen = unit ?? (safe >= 120 ? 'minute' : 'second');
   const value = chosen === 'minute' ? Math.max(1, Math.ceil(safe / 60)) : safe;
-  return new Intl.NumberFormat(language, { style: 'unit', unit: chosen, unitDisplay: 'long' }).format(value);
+  return numberFormat(language, { style: 'unit', unit: chosen, unitDisplay: 'long' }).format(value);
 }
 
 /**
@@ -40,9 +42,9 @@ export function formatDateTime(iso: string, language: string, timeZone?: string 
   }
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
   try {
-    return new Intl.DateTimeFormat(language, { ...options, timeZone: timeZone ?? undefined }).format(date);
+    return dateTimeFormat(language, { ...options, timeZone: timeZone ?? undefined }).format(date);
   } catch {
-    return new Intl.DateTimeFormat(language, options).format(date);
+    return dateTimeFormat(language, options).format(date);
   }
 }
 

@@ -1,3 +1,5 @@
+import { dateTimeFormat } from '../../lib/intl-cache';
+
 /** Calendar date `YYYY-MM-DD` of an instant in an IANA zone (UTC when the zone is unknown). */
 export function dateInZone(instant: Date | string, timeZone: string): string {
   const date = typeof instant === 'string' ? new Date(instant) : instant;
@@ -49,17 +51,15 @@ export function weekWindow(days: readonly string[]): { from: string; to: string 
 /** Time of day ("09:30", "9:30 AM") of an instant in a zone, in the reader's language. */
 export function formatTime(iso: string, language: string, timeZone: string): string {
   try {
-    return new Intl.DateTimeFormat(language, { timeZone, hour: 'numeric', minute: '2-digit' }).format(
-      new Date(iso),
-    );
+    return dateTimeFormat(language, { timeZone, hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
   } catch {
-    return new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
+    return dateTimeFormat(language, { hour: 'numeric', minute: '2-digit' }).format(new Date(iso));
   }
 }
 
 /** A calendar date `YYYY-MM-DD` as "lun 2 mar" / "Mon, Mar 2". */
 export function formatDay(day: string, language: string): string {
-  return new Intl.DateTimeFormat(language, {
+  return dateTimeFormat(language, {
     timeZone: 'UTC',
     weekday: 'short',
     day: 'numeric',
@@ -71,9 +71,9 @@ export function formatDay(day: string, language: string): string {
 export function formatLongDateTime(iso: string, language: string, timeZone: string): string {
   const options: Intl.DateTimeFormatOptions = { dateStyle: 'full', timeStyle: 'short' };
   try {
-    return new Intl.DateTimeFormat(language, { ...options, timeZone }).format(new Date(iso));
+    return dateTimeFormat(language, { ...options, timeZone }).format(new Date(iso));
   } catch {
-    return new Intl.DateTimeFormat(language, options).format(new Date(iso));
+    return dateTimeFormat(language, options).format(new Date(iso));
   }
 }
 
@@ -87,9 +87,9 @@ export function formatShortDateTime(iso: string, language: string, timeZone: str
     minute: '2-digit',
   };
   try {
-    return new Intl.DateTimeFormat(language, { ...options, timeZone }).format(new Date(iso));
+    return dateTimeFormat(language, { ...options, timeZone }).format(new Date(iso));
   } catch {
-    return new Intl.DateTimeFormat(language, options).format(new Date(iso));
+    return dateTimeFormat(language, options).format(new Date(iso));
   }
 }
 

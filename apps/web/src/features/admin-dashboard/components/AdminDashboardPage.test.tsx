@@ -133,11 +133,11 @@ describe('clinic dashboard against a real HTTP server', { timeout: 30_000 }, () 
     );
   });
 
-  it('keeps the server and access overview for users without dashboard.admin', async () => {
+  it('shows the home page, not the clinic dashboard, to users without dashboard.admin', async () => {
     api.routes['GET /api/v1/me'] = (_request, response) =>
       sendJson(response, 200, sampleMe({ permissions: [] }));
     renderApp('/admin');
-    expect(await screen.findByTestId('admin-dashboard', {}, slow)).toBeTruthy();
+    expect(await screen.findByTestId('home-link-profile', {}, slow)).toBeTruthy();
     expect(screen.queryByTestId('clinic-dashboard')).toBeNull();
     expect(api.requestsTo('GET /api/v1/dashboard')).toHaveLength(0);
   });

@@ -86,6 +86,9 @@ export function GlobalSearch() {
       radius="md"
       // The header is fixed: the box never scrolls away, so the list need not hide "detached".
       hideDetached={false}
+      // Mounted only while open: a list kept hidden in the page is positioned on every page load
+      // (a forced style recalculation in the middle of the first render).
+      keepMounted={false}
     >
       <Combobox.Target>
         <TextInput

@@ -1,20 +1,16 @@
-import '@mantine/core/styles/ModalBase.layer.css';
-import '@mantine/core/styles/Overlay.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
-import { Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconClockPause } from '@tabler/icons-react';
 import type { SessionInfo } from '@telemedicina/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { AppModal } from '../../../components/modal/AppModal';
-import { formatWaitDuration } from '../../../lib/format';
 import { createIdleController, type IdleController, type IdleView } from '../../../lib/idle-timer';
 import { signInPathFor } from '../../../lib/return-to';
 import { meQueryKey, useSignOut } from '../../../lib/session';
 import { lastServerContactStorageKey, sessionState } from '../../../lib/session-state';
-import { useLanguage } from '../../../lib/ui-state';
+
+const loadIdleWarningDialog = () => import('./IdleWarningDialog');
+const LazyIdleWarningDialog = lazy(async () => ({
+  default: (await loadIdleWarningDialog()).IdleWarningDialog,
+}));
 
 const activityEvents = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'touchstart', 'scroll'] as const;
 
@@ -28,8 +24,6 @@ export function IdleSessionWatcher({
 }: {
   session: Pick<SessionInfo, 'idleTimeoutSeconds' | 'expiresAt'>;
 }) {
-  const { t } = useTranslation();
-  const language = useLanguage();
   const queryClient = useQueryClient();
   const signOut = useSignOut();
   const location = useLocation();
@@ -91,6 +85,17 @@ export function IdleSessionWatcher({
     };
   }, [idleTimeoutSeconds, expiresAt, queryClient]);
 
+  useEffect(() => {
+    // The warning's code is fetched while the browser is idle, so it shows at once (even offline).
+    const prefetch = () => void loadIdleWarningDialog();
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(prefetch, 500);
+    return () => window.clearTimeout(timer);
+  }, []);
+
   const handleStay = async () => {
     setIsStaying(true);
     try {
@@ -104,56 +109,15 @@ export function IdleSessionWatcher({
   const secondsLeft = view.phase === 'warning' ? view.secondsLeft : 0;
   const isAbsolute = view.phase === 'warning' && view.reason === 'absolute';
 
-  return (
-    <AppModal
-      isStatic
-      opened={isWarning}
-      onClose={() => undefined}
-      withCloseButton={false}
-      centered
-      size="md"
-      title={t('admin.idle.title')}
-      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
-      attributes={{ content: { 'data-testid': 'idle-warning' } }}
-    >
-      <Stack gap="md">
-        <Group wrap="nowrap" align="flex-start" gap="md">
-          <ThemeIcon size={44} radius="xl" variant="light" color="orange" aria-hidden>
-            <IconClockPause size={24} />
-          </ThemeIcon>
-          <Stack gap={4}>
-            <Text>{isAbsolute ? t('admin.idle.absolute') : t('admin.idle.text')}</Text>
-            <Text
-              fw={700}
-              size="lg"
-              role="timer"
-              data-testid="idle-warning-countdown"
-              data-seconds={secondsLeft}
-            >
-              {t('admin.idle.countdown', { duration: formatWaitDuration(secondsLeft, language, 'second') })}
-            </Text>
-          </Stack>
-        </Group>
-        <Group justify="flex-end" gap="sm">
-          <Button
-            variant="default"
-            onClick={() => void signOut('signedOut')}
-            data-testid="idle-warning-sign-out"
-          >
-            {t('admin.userMenu.signOut')}
-          </Button>
-          {isAbsolute ? null : (
-            <Button
-              onClick={() => void handleStay()}
-              loading={isStaying}
-              data-autofocus
-              data-testid="idle-warning-stay"
-            >
-              {t('admin.idle.stay')}
-            </Button>
-          )}
-        </Group>
-      </Stack>
-    </AppModal>
-  );
+  return isWarning ? (
+    <Suspense fallback={null}>
+      <LazyIdleWarningDialog
+        secondsLeft={secondsLeft}
+        isAbsolute={isAbsolute}
+        isStaying={isStaying}
+        onStay={() => void handleStay()}
+        onSignOut={() => void signOut('signedOut')}
+      />
+    </Suspense>
+  ) : null;
 }

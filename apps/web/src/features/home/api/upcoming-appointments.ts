@@ -10,7 +10,7 @@ import { upcomingWindowStart } from '../upcoming';
  * what the viewer may see: a patient's own, a doctor's own, the whole clinic for staff). The key
  * sits under `['appointments', 'list']`, so booking, cancelling or rescheduling refreshes it.
  */
-export function useUpcomingAppointments() {
+export function useUpcomingAppointments(enabled = true) {
   const [from] = useState(() => upcomingWindowStart(new Date()));
   return useQuery(
     queryOptions({
@@ -25,6 +25,7 @@ export function useUpcomingAppointments() {
           }),
         ),
       retry: false,
+      enabled,
     }),
   );
 }

@@ -36,6 +36,10 @@ export function HomePage({
 }) {
   const { t } = useTranslation();
   const me = useMe().data;
+  const appointments = useUpcomingAppointments(showAppointments);
+  // The shortcuts appear with the list, not before it: on a phone they sit under the list, and
+  // the list growing from its placeholder would push them down (a layout shift).
+  const isListSettled = !showAppointments || !appointments.isPending;
   return (
     <div className={pageClasses.page} data-testid="admin-dashboard">
       <SectionHeader
@@ -43,8 +47,10 @@ export function HomePage({
         description={t('home.description')}
       />
       <div className={classes.layout}>
-        {showAppointments ? <UpcomingAppointments viewerId={me?.user.id ?? ''} canBook={canBook} /> : null}
-        {links.length > 0 ? (
+        {showAppointments ? (
+          <UpcomingAppointments appointments={appointments} viewerId={me?.user.id ?? ''} canBook={canBook} />
+        ) : null}
+        {isListSettled && links.length > 0 ? (
           <nav aria-labelledby="home-shortcuts-title">
             <Title order={2} size="h4" id="home-shortcuts-title" mb="sm">
               {t('home.shortcuts.title')}
@@ -86,11 +92,18 @@ function useNow(intervalMs = 30_000): Date {
   return now;
 }
 
-function UpcomingAppointments({ viewerId, canBook }: { viewerId: string; canBook: boolean }) {
+function UpcomingAppointments({
+  appointments,
+  viewerId,
+  canBook,
+}: {
+  appointments: ReturnType<typeof useUpcomingAppointments>;
+  viewerId: string;
+  canBook: boolean;
+}) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const now = useNow();
-  const appointments = useUpcomingAppointments();
   const upcoming = appointments.data ? pickUpcoming(appointments.data.data, now) : [];
 
   return (

@@ -111,7 +111,7 @@ describe('notification bell', { timeout: 30_000 }, () => {
 
     await user.click(bell);
     const panel = await screen.findByTestId('notification-panel');
-    const rows = within(panel).getAllByTestId('notification-item');
+    const rows = await within(panel).findAllByTestId('notification-item');
     expect(rows.map((row) => row.getAttribute('data-kind'))).toEqual([
       'appointment.booked',
       'appointment.cancelled',
@@ -169,7 +169,7 @@ describe('notification bell', { timeout: 30_000 }, () => {
 
     await user.click(bell);
     const panel = await screen.findByTestId('notification-panel');
-    const first = within(panel).getAllByTestId('notification-item')[0]!;
+    const first = (await within(panel).findAllByTestId('notification-item'))[0]!;
     expect(first.getAttribute('data-kind')).toBe('appointment.rescheduled');
     expect(api.requestsTo('GET /api/v1/notifications')).toHaveLength(1);
   });

@@ -1,32 +1,18 @@
 import '@mantine/core/styles/ActionIcon.layer.css';
 import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Popover.layer.css';
-import '@mantine/core/styles/ScrollArea.layer.css';
 import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/notifications/styles.layer.css';
-import {
-  ActionIcon,
-  Alert,
-  Button,
-  Group,
-  Indicator,
-  Popover,
-  ScrollArea,
-  Skeleton,
-  Stack,
-  Text,
-  Tooltip,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, Button, Group, Indicator, Popover, Skeleton, Stack, Text } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { Notifications, notifications as toasts } from '@mantine/notifications';
-import { IconBell, IconCheck } from '@tabler/icons-react';
+import { IconBell } from '@tabler/icons-react';
 import type { Notification } from '@telemedicina/shared';
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDateTime } from '../../../lib/format';
 import { useRealtimeEvent } from '../../../lib/realtime';
 import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
@@ -35,6 +21,9 @@ import { useReadAllNotifications } from '../api/read-all-notifications';
 import { useReadNotification } from '../api/read-notification';
 import { describeNotification } from '../notification-text';
 import classes from './NotificationBell.module.css';
+
+const loadNotificationList = () => import('./NotificationList');
+const LazyNotificationList = lazy(async () => ({ default: (await loadNotificationList()).NotificationList }));
 
 /** Shown on the badge; more than this reads "99+". */
 const maxBadgeCount = 99;
@@ -52,10 +41,24 @@ export function NotificationBell() {
   const timeZone = useMe().data?.user.timeZone;
   const isPhone = useMediaQuery('(max-width: 36em)') ?? false;
   const [isOpen, { toggle, close }] = useDisclosure(false);
+  // The toast area (one container per screen corner) is put on the page with the first toast, not
+  // on every page load: the signed-in pages' first paint does not pay for it.
+  const [hasToasts, setHasToasts] = useState(false);
   const list = useNotifications();
   const readOne = useReadNotification();
   const readAll = useReadAllNotifications();
   const unread = list.data?.unreadCount ?? 0;
+
+  useEffect(() => {
+    // The panel's list is fetched while the browser is idle after the first screen, so it opens at once.
+    const prefetch = () => void loadNotificationList();
+    if (typeof window.requestIdleCallback === 'function') {
+      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
+      return () => window.cancelIdleCallback(handle);
+    }
+    const timer = window.setTimeout(prefetch, 500);
+    return () => window.clearTimeout(timer);
+  }, []);
 
   // Listen only once the list answered: the session is good and the server has notifications.
   useRealtimeEvent(
@@ -63,6 +66,7 @@ export function NotificationBell() {
     (notification: Notification) => {
       addNotificationToCache(queryClient, notification);
       const view = describeNotification(notification, t, language, timeZone);
+      setHasToasts(true);
       toasts.show({
         id: `notification-${notification.id}`,
         title: view.title,
@@ -92,7 +96,9 @@ export function NotificationBell() {
   return (
     <>
       {/* Toasts at the bottom: the header (and the bell they refer to) stays visible. */}
-      <Notifications position={isPhone ? 'bottom-center' : 'bottom-right'} limit={3} zIndex={400} />
+      {hasToasts ? (
+        <Notifications position={isPhone ? 'bottom-center' : 'bottom-right'} limit={3} zIndex={400} />
+      ) : null}
       <Popover
         opened={isOpen}
         onChange={(opened) => (opened ? undefined : close())}
@@ -163,95 +169,22 @@ export function NotificationBell() {
               </Button>
             ) : null}
           </Group>
-          {list.isPending ? (
-            <Stack gap="xs" p="sm" aria-busy="true">
-              <Skeleton height={48} />
-              <Skeleton height={48} />
-            </Stack>
-          ) : list.isError ? (
-            <Alert color="red" variant="light" m="sm" role="alert">
-              <Stack gap="xs" align="flex-start">
-                <span>{t('notifications.bell.error')}</span>
-                <Button size="compact-sm" variant="light" color="red" onClick={() => void list.refetch()}>
-                  {t('notifications.bell.retry')}
-                </Button>
+          <Suspense
+            fallback={
+              <Stack gap="xs" p="sm" aria-busy="true">
+                <Skeleton height={48} />
+                <Skeleton height={48} />
               </Stack>
-            </Alert>
-          ) : list.data.data.length === 0 ? (
-            <Text c="dimmed" size="sm" p="md" ta="center" data-testid="notification-empty">
-              {t('notifications.bell.empty')}
-            </Text>
-          ) : (
-            <ScrollArea.Autosize mah={isPhone ? '70dvh' : 440} type="auto">
-              <ul className={classes.list} data-testid="notification-list">
-                {list.data.data.map((notification) => {
-                  const view = describeNotification(notification, t, language, timeZone);
-                  const isUnread = notification.readAt === null;
-                  return (
-                    <li
-                      key={notification.id}
-                      className={classes.item}
-                      data-unread={isUnread || undefined}
-                      data-testid="notification-item"
-                      data-kind={notification.kind}
-                    >
-                      <UnstyledButton
-                        className={classes.itemMain}
-                        onClick={() => handleOpen(notification, view.link)}
-                        data-testid="notification-open"
-                      >
-                        <span className={classes.dot} aria-hidden />
-                        <span className={classes.itemText}>
-                          <Text
-                            component="span"
-                            fw={isUnread ? 700 : 500}
-                            size="sm"
-                            className={classes.itemTitle}
-                          >
-                            {view.title}
-                            {isUnread ? (
-                              <span className={classes.visuallyHidden}>
-                                {' '}
-                                ({t('notifications.bell.unread')})
-                              </span>
-                            ) : null}
-                          </Text>
-                          <Text component="span" size="sm" className={classes.itemBody}>
-                            {view.body}
-                          </Text>
-                          <Text component="span" size="xs" c="dimmed" className={classes.itemTime}>
-                            {t('notifications.bell.received', {
-                              time: formatDateTime(notification.createdAt, language, timeZone),
-                            })}
-                          </Text>
-                        </span>
-                      </UnstyledButton>
-                      {isUnread ? (
-                        <Tooltip label={t('notifications.bell.markRead')} withinPortal={false}>
-                          <ActionIcon
-                            variant="subtle"
-                            color="gray"
-                            size="md"
-                            className={classes.itemAction}
-                            aria-label={`${t('notifications.bell.markRead')}: ${view.title}`}
-                            onClick={() => readOne.mutate(notification.id)}
-                            data-testid="notification-read"
-                          >
-                            <IconCheck size={16} aria-hidden />
-                          </ActionIcon>
-                        </Tooltip>
-                      ) : null}
-                    </li>
-                  );
-                })}
-              </ul>
-              {list.data.total > list.data.data.length ? (
-                <Text size="xs" c="dimmed" ta="center" p="xs">
-                  {t('notifications.bell.showing', { count: list.data.data.length })}
-                </Text>
-              ) : null}
-            </ScrollArea.Autosize>
-          )}
+            }
+          >
+            <LazyNotificationList
+              list={list}
+              isPhone={isPhone}
+              timeZone={timeZone}
+              onOpen={handleOpen}
+              onRead={(id) => readOne.mutate(id)}
+            />
+          </Suspense>
         </Popover.Dropdown>
       </Popover>
     </>
