@@ -1,5 +1,15 @@
 import '@mantine/core/styles/ScrollArea.layer.css';
-import { ActionIcon, Alert, Button, ScrollArea, Skeleton, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  ScrollArea,
+  Skeleton,
+  Stack,
+  Text,
+  Tooltip,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import type { Notification } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
