@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDatabaseUrl, type TestDatabase } from '../test/test-database.js';
-import { openDatabase } from './client.js';
+import { executeNamed, openDatabase } from './client.js';
 import { DataDirLockedError } from './data-dir-lock.js';
 import { appMeta } from './schema.js';
 import { migrationsFolder } from '../paths.js';
@@ -54,6 +54,64 @@ describe(`database client`, () => {
     const roundTripMs = await database.db.ping();
     expect(roundTripMs).toBeGreaterThan(0);
     expect(roundTripMs).toBeLessThan(5_000);
+  });
+
+  it('lets pending events run between the queries of a chain, also inside a transaction', async () => {
+    const { db } = database.db;
+    // A ticker on the event loop (as socket events are): it only advances when the loop turns.
+    let ticks = 0;
+    let running = true;
+    const tick = (): void => {
+      if (running) {
+        ticks += 1;
+        setImmediate(tick);
+      }
+    };
+    setImmediate(tick);
+    const ticksDuring = async (chain: () => Promise<void>): Promise<number> => {
+      const before = ticks;
+      await chain();
+      return ticks - before;
+    };
+    try {
+      const plain = await ticksDuring(async () => {
+        for (let index = 0; index < 10; index += 1) {
+          await db.execute(sql`select ${index}::int as n`);
+        }
+      });
+      const inTransaction = await ticksDuring(() =>
+        db.transaction(async (tx) => {
+          for (let index = 0; index < 10; index += 1) {
+            await tx.execute(sql`select ${index}::int as n`);
+          }
+        }),
+      );
+      expect(plain).toBeGreaterThanOrEqual(9);
+      expect(inTransaction).toBeGreaterThanOrEqual(9);
+    } finally {
+      running = false;
+    }
+  });
+
+  it('executeNamed answers the rows of repeated statements and keeps different texts apart', async () => {
+    const { db } = database.db;
+    for (const value of [1, 2, 3]) {
+      expect(await executeNamed(db, 'client_test', sql`select ${value}::int as n`)).toEqual([{ n: value }]);
+      // Another text under the same prefix is another statement, not the first one re-run.
+      expect(await executeNamed(db, 'client_test', sql`select ${value}::int * 10 as n, 'x' as tag`)).toEqual([
+        { n: value * 10, tag: 'x' },
+      ]);
+    }
+    // Inside a transaction it runs on the transaction's connection.
+    const rows = await db.transaction(async (tx) => {
+      await tx.insert(appMeta).values({ key: 'named.tx', value: 1 });
+      return executeNamed(
+        tx,
+        'client_test_tx',
+        sql`select count(*)::int as n from app_meta where key = 'named.tx'`,
+      );
+    });
+    expect(rows).toEqual([{ n: 1 }]);
   });
 
   it('ping fails once the client is closed', async () => {

@@ -4,10 +4,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { DatabaseKind } from '@telemedicina/shared';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -118,7 +118,7 @@ async function openPglite(dataDir: string | null, loadDataDir: Blob | undefined)
       throw error;
     }
   }
-  const db = drizzlePglite({ client, ...drizzleOptions });
+  const db = drizzlePglite({ client: yieldingPglite(client), ...drizzleOptions });
   let closing: Promise<void> | null = null;
   return {
     kind: 'pglite',
@@ -134,6 +134,95 @@ async function openPglite(dataDir: string | null, loadDataDir: Blob | undefined)
         }
       })()),
   };
+}
+
+/**
+ * Runs a raw statement that a hot path repeats — same text, other parameter values — and answers
+ * its rows. On PostgreSQL (the pool itself, outside a transaction) it is a named prepared statement:
+ * each connection parses and plans it once instead of on every call, which for a statement of many
+ * subqueries is most of its cost. `name` is the statement's stable prefix; each distinct text gets
+ * its own server-side name. Elsewhere (PGlite, a transaction) it is a plain `execute`.
+ */
+export async function executeNamed(
+  db: Database,
+  name: string,
+  query: SQL,
+): Promise<Record<string, unknown>[]> {
+  const client = (db as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) {
+    const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
+    let statementName = statementNames.get(text);
+    if (statementName === undefined) {
+      statementName = `${name}_${statementNames.size + 1}`;
+      statementNames.set(text, statementName);
+    }
+    const result = await client.query<Record<string, unknown>>({ name: statementName, text, values: params });
+    return result.rows;
+  }
+  const result: unknown = await db.execute(query);
+  return (result as { rows: Record<string, unknown>[] }).rows;
+}
+
+/** The server-side name of each statement text `executeNamed` has run (unique per text in this process). */
+const statementNames = new Map<string, string>();
+
+/** One turn of the event loop: `setImmediate` runs after the poll for I/O of the current or next iteration. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+type PgliteTransaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+
+/**
+ * PGlite runs each query synchronously in WebAssembly and resolves it without waiting for I/O, so a
+ * chain of queries (a request's repository calls, one after the other) would hold the event loop
+ * until the chain ends: socket events — a visit's WebRTC offer, answer and ICE candidates relayed
+ * by this process — and other requests would wait behind it. This view of the client starts every
+ * query (also inside a transaction) one turn of the event loop later, so pending I/O runs between
+ * queries. node-postgres needs none of this: its queries wait for the socket.
+ */
+export function yieldingPglite(client: PGlite): PGlite {
+  const wrapTransaction = (tx: PgliteTransaction): PgliteTransaction => ({
+    get closed() {
+      return tx.closed;
+    },
+    query: async (...args) => {
+      await nextTurn();
+      return tx.query(...args);
+    },
+    sql: async (...args) => {
+      await nextTurn();
+      return tx.sql(...args);
+    },
+    exec: async (...args) => {
+      await nextTurn();
+      return tx.exec(...args);
+    },
+    rollback: () => tx.rollback(),
+    listen: (...args) => tx.listen(...args),
+  });
+  const wrapped: Partial<PGlite> = {
+    query: async (...args: Parameters<PGlite['query']>) => {
+      await nextTurn();
+      return client.query(...args);
+    },
+    exec: async (...args: Parameters<PGlite['exec']>) => {
+      await nextTurn();
+      return client.exec(...args);
+    },
+    transaction: async (callback) => {
+      await nextTurn();
+      return client.transaction((tx) => callback(wrapTransaction(tx)));
+    },
+  };
+  return new Proxy(client, {
+    get(target, property) {
+      if (Object.hasOwn(wrapped, property)) {
+        return wrapped[property as keyof typeof wrapped] as unknown;
+      }
+      // PGlite's methods use private fields: call them on the client itself, not on this proxy.
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }
 
 async function timedSelectOne(db: Database): Promise<number> {

@@ -5,7 +5,12 @@ import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { isUuid } from '../users/users.service.js';
 import { findCareRelationship } from './care-relationship.js';
-import { findEmergencyReason, findPatientUser, type PatientUserRow } from './records.repository.js';
+import {
+  findEmergencyReason,
+  findPatientUser,
+  findPatientUserTreatedBy,
+  type PatientUserRow,
+} from './records.repository.js';
 
 /** How the actor reaches one patient's chart, decided before any chart data is read. */
 export interface ChartGrant {
@@ -31,15 +36,27 @@ export async function authorizeChartRead(
   patientId: string,
   now: Date,
 ): Promise<ChartGrant> {
-  const patient = isUuid(patientId) ? await findPatientUser(db, patientId) : null;
-  if (patient === null) {
+  if (!isUuid(patientId)) {
     throw notFound();
   }
+  // A doctor's read learns whether they treat the patient with the patient row (one round trip).
+  const isDoctor = actor.permissions.has('records.read');
+  const found = isDoctor
+    ? await findPatientUserTreatedBy(db, patientId, actor.userId)
+    : await findPatientUser(db, patientId).then((row) =>
+        row === null ? null : { patient: row, treating: false },
+      );
+  if (found === null) {
+    throw notFound();
+  }
+  const { patient } = found;
   if (actor.userId === patientId && actor.permissions.has('records.read.own')) {
     return { patient, access: 'self', emergency: null };
   }
-  if (actor.permissions.has('records.read')) {
-    const relationship = await findCareRelationship(db, actor.userId, patientId, now);
+  if (isDoctor) {
+    const relationship = found.treating
+      ? ({ kind: 'treating' } as const)
+      : await findCareRelationship(db, actor.userId, patientId, now);
     if (relationship.kind === 'treating') {
       return { patient, access: 'treating', emergency: null };
     }

@@ -43,20 +43,16 @@ import {
 } from './records.presenter.js';
 import {
   diagnosisCodeExists,
-  findPatientProfile,
   findPatientUser,
   insertAllergy,
   insertCondition,
   insertEmergencyAccess,
   insertMedication,
-  listAllergies,
   listConditions,
-  listMedications,
-  listPatientPrescriptions,
-  listPatientVisits,
   listPatients,
   listRecordAccessEvents,
   markListEntryRemoved,
+  readChartData,
   upsertPatientProfile,
   updateUserDemographics,
   type ChartListKind,
@@ -110,10 +106,20 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
   const db = ctx.db.db;
   const isClinical = grant.access !== 'administrative';
   const includeRemoved = isClinical && query.include === 'removed';
-  const [profile, visits] = [
-    await findPatientProfile(db, patientId),
-    await listPatientVisits(db, patientId, chartListLimit),
-  ];
+  // One statement for the profile, visits and clinical lists; the documents alongside it.
+  const [data, documents] = await Promise.all([
+    readChartData(db, {
+      patientId,
+      readerUserId: actor.userId,
+      clinical: isClinical,
+      includeRemoved,
+      limit: chartListLimit,
+    }),
+    isClinical
+      ? listChartDocuments(ctx, grant, { includeRemoved, limit: chartListLimit, offset: 0 })
+      : Promise.resolve(null),
+  ]);
+  const { profile, visits } = data;
   const chart = presentAdministrativeChart({
     patient: grant.patient,
     profile,
@@ -122,17 +128,12 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
     visits,
     withReasons: isClinical,
   });
-  if (isClinical) {
-    const language = (await loadActorUser(ctx)).language;
-    const allergies = await listAllergies(db, patientId, includeRemoved);
-    const conditions = await listConditions(db, patientId, includeRemoved);
-    const medications = await listMedications(db, patientId, includeRemoved);
-    const prescriptions = await listPatientPrescriptions(db, patientId, chartListLimit);
-    const documents = await listChartDocuments(ctx, grant, {
-      includeRemoved,
-      limit: chartListLimit,
-      offset: 0,
-    });
+  if (data.clinical !== null && documents !== null) {
+    const { readerLanguage: language, allergies, conditions, medications, prescriptions } = data.clinical;
+    if (language === null) {
+      // The reader's account is gone (what loadActorUser answers).
+      throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+    }
     chart.clinical = {
       bloodType: profile?.bloodType ?? null,
       allergies: allergies.map(presentAllergy),

@@ -629,6 +629,9 @@ export async function admitToVisit(
       max: maxVisitParticipants,
     });
   }
+  // The patient's admission is audited once the call is announced (below): the pages start
+  // negotiating meanwhile. The audit still completes before the answer.
+  let auditAdmission = false;
   if (guest === null) {
     if (appointment.status !== 'in_progress') {
       const updated = await updateVisitAppointment(ctx.db.db, appointment.id, ['checked_in'], {
@@ -639,7 +642,7 @@ export async function admitToVisit(
       if (updated === null) {
         throw invalidTransition(appointment.status, 'in_progress');
       }
-      await ctx.audit({ action: 'visit.admitted', targetType: 'appointment', targetId: appointment.id });
+      auditAdmission = true;
     }
   } else if (!(await findAdmittedGuestIds(ctx.db.db, [guest.id])).has(guest.id)) {
     await ctx.audit({
@@ -649,7 +652,6 @@ export async function admitToVisit(
       details: { appointmentId: appointment.id, role: guest.role },
     });
   }
-  const current = await reloadAppointment(ctx, appointment.id);
   if (!isAlreadyIn) {
     const presence = await ctx.realtime.presence([appointment.id]);
     if (presence.some((entry) => entry.participant.key === key)) {
@@ -661,6 +663,10 @@ export async function admitToVisit(
       });
     }
   }
+  if (auditAdmission) {
+    await ctx.audit({ action: 'visit.admitted', targetType: 'appointment', targetId: appointment.id });
+  }
+  const current = await reloadAppointment(ctx, appointment.id);
   const admittedState = await stateOfParticipant(ctx, current, admitted);
   if (admittedState !== null) {
     ctx.realtime.toParticipant(appointment.id, key, 'visit.state', admittedState);
