@@ -4,7 +4,14 @@ import type { MeResponse } from '@telemedicina/shared';
 import type { i18n as I18n } from 'i18next';
 import { createRoot } from 'react-dom/client';
 import { isLanguage } from '@telemedicina/shared';
-import { hasChosenLanguageThisSession, startI18n } from './lib/i18n';
+import {
+  detectStartLanguage,
+  expectedAccountLanguage,
+  hasChosenLanguageThisSession,
+  readStoredLanguage,
+  rememberAccountLanguage,
+  startI18n,
+} from './lib/i18n';
 import { getMe } from './lib/me';
 import { signedInTarget } from './lib/return-to';
 import { installTestHooks } from './lib/test-hooks';
@@ -25,8 +32,15 @@ if (!container) {
 
 installTestHooks();
 const root = createRoot(container);
-// Render once the start language's texts are loaded, so no untranslated key ever flashes.
-const i18nReady = startI18n();
+const isStartPage = window.location.pathname === '/';
+/*
+ * Render once the start language's texts are loaded, so no untranslated key ever flashes. The start
+ * page follows specification §4 (choice, else browser language); any other page is most likely
+ * signed in, so it starts with the language of the account last signed in here, when known —
+ * loading the browser language's texts first and the account's after `GET /me` would put a
+ * second download in the page's critical path. `applyAccountLanguage` corrects either guess.
+ */
+const i18nReady = startI18n((!isStartPage && expectedAccountLanguage()) || undefined);
 const session = getMe();
 // Handled where it is used; this keeps a failed early request from being reported as unhandled.
 session.catch(() => undefined);
@@ -42,7 +56,17 @@ function startApp(i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>
  * painting the page in the browser's language and then again in the account's.
  */
 async function applyAccountLanguage(i18n: I18n, me: MeResponse | null): Promise<void> {
-  const language = me?.user.language;
+  if (!me) {
+    // Signed out after all: the start page's language, not the guessed account's.
+    const language = detectStartLanguage(readStoredLanguage(), navigator.language);
+    if (language !== i18n.language && !hasChosenLanguageThisSession()) {
+      await i18n.changeLanguage(language);
+      uiState.getState().setLanguage(language);
+    }
+    return;
+  }
+  const language = me.user.language;
+  rememberAccountLanguage(language);
   if (!isLanguage(language) || language === i18n.language || hasChosenLanguageThisSession()) {
     return;
   }
@@ -50,7 +74,7 @@ async function applyAccountLanguage(i18n: I18n, me: MeResponse | null): Promise<
   uiState.getState().setLanguage(language);
 }
 
-if (window.location.pathname === '/') {
+if (isStartPage) {
   const returnTo = new URLSearchParams(window.location.search).get('returnTo');
   const signInScreen = import('./features/auth/start');
   void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
@@ -63,6 +87,7 @@ if (window.location.pathname === '/') {
     }
     (await signInScreen).renderSignInScreen(root, i18n, {
       onSignedIn: (signedIn) => {
+        rememberAccountLanguage(signedIn.user.language);
         window.history.replaceState(null, '', signedInTarget(signedIn, returnTo));
         void startApp(i18n, signedIn);
       },
@@ -75,8 +100,28 @@ if (window.location.pathname === '/') {
 } else {
   // The application's chunk downloads meanwhile (`import()` starts at once; rendering waits).
   const app = import('./app/start-app');
+  preloadRouteChunks(window.location.pathname);
   void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
     await applyAccountLanguage(i18n, me);
     (await app).startApp(root, i18n, session);
   });
+}
+
+/**
+ * Starts downloading the chunks the router will ask for at this address at once, beside the
+ * application's: otherwise each waits for the previous one to arrive and run (application → router
+ * matches → admin frame → page), one network round trip per level. The router's own `import()`
+ * of the same module gets this download; a failure is reported there.
+ */
+function preloadRouteChunks(pathname: string): void {
+  if (!/^\/admin(\/|$)/.test(pathname)) {
+    return;
+  }
+  void import('./app/AdminShell').catch(() => undefined);
+  if (/^\/admin\/?$/.test(pathname)) {
+    void import('./app/HomeRoute').catch(() => undefined);
+    // The home page of everyone but clinic admins (theirs, the clinic dashboard, is far larger and
+    // is left to the route): its appointments request then starts as soon as the page renders.
+    void import('./features/home').catch(() => undefined);
+  }
 }

@@ -4,7 +4,9 @@ import fastifyStatic from '@fastify/static';
 import { realtimePath } from '@telemedicina/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { readCookie, sessionCookieName } from './cookies.js';
 import { routeNotFound } from './error-handler.js';
+import { createPageHints, languageCookieName, pageLanguage } from './page-hints.js';
 
 export interface StaticWebOptions {
   /** Absolute folder of the web app's production build (holding index.html). */
@@ -37,13 +39,17 @@ export const staticWeb = fp<StaticWebOptions>(
   async (app: FastifyInstance, options) => {
     const root = path.resolve(options.webDistDir);
     const hasBuild = existsSync(path.join(root, 'index.html'));
+    // index.html per address: on the signed-out start page with the pre-rendered sign-in screen
+    // (page-hints.ts), when the build describes its boot; otherwise sent as built.
+    const pageFor = hasBuild ? createPageHints(root) : null;
 
     if (hasBuild) {
       await app.register(fastifyStatic, {
         root,
         prefix: '/',
         wildcard: true,
-        index: 'index.html',
+        // The page itself (`/` included) is answered by `sendPage` below.
+        index: pageFor ? false : 'index.html',
         redirect: false,
         dotfiles: 'ignore',
         cacheControl: false,
@@ -55,6 +61,33 @@ export const staticWeb = fp<StaticWebOptions>(
           void reply.header('cache-control', isFingerprinted(relative) ? immutableCache : revalidate);
         },
       });
+    }
+
+    /** The page for this address (page-hints.ts), compressed as the browser accepts. */
+    const sendPage = (request: FastifyRequest, reply: FastifyReply, pathName: string) => {
+      const page = pageFor!(
+        pathName,
+        pageLanguage(
+          readCookie(request.headers.cookie, languageCookieName),
+          request.headers['accept-language'],
+        ),
+        readCookie(request.headers.cookie, sessionCookieName) !== null,
+      );
+      const accepted = String(request.headers['accept-encoding'] ?? '');
+      void reply
+        .header('cache-control', revalidate)
+        .header('vary', 'accept-encoding, accept-language, cookie')
+        .type('text/html; charset=utf-8');
+      if (/\bbr\b/.test(accepted)) {
+        return reply.header('content-encoding', 'br').send(page.brotli);
+      }
+      if (/\bgzip\b/.test(accepted)) {
+        return reply.header('content-encoding', 'gzip').send(page.gzip);
+      }
+      return reply.send(page.html);
+    };
+    if (pageFor) {
+      app.get('/', (request, reply) => sendPage(request, reply, '/'));
     }
 
     app.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
@@ -72,6 +105,9 @@ export const staticWeb = fp<StaticWebOptions>(
           .header('cache-control', 'no-store')
           .type('text/plain; charset=utf-8')
           .send(missingBuildMessage);
+      }
+      if (pageFor) {
+        return sendPage(request, reply, pathName);
       }
       return reply.header('cache-control', revalidate).sendFile('index.html');
     });

@@ -1,6 +1,6 @@
 import type { MeResponse } from '@telemedicina/shared';
 import type { i18n as I18n } from 'i18next';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -23,11 +23,15 @@ export function startApp(root: Root, i18n: I18n, me: MeResponse | null | Promise
     queryClient.setQueryData(meQuery.queryKey, me);
   }
   const router = createBrowserRouter(routes);
-  root.render(
-    <StrictMode>
-      <AppProviders i18n={i18n} queryClient={queryClient}>
-        <RouterProvider router={router} />
-      </AppProviders>
-    </StrictMode>,
+  // A transition: React renders the application in slices, yielding to the browser between them,
+  // instead of one long task that keeps the page from answering input.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppProviders i18n={i18n} queryClient={queryClient}>
+          <RouterProvider router={router} />
+        </AppProviders>
+      </StrictMode>,
+    ),
   );
 }

@@ -5,10 +5,14 @@ import { sendJson, startTestServer } from '../test/http-server';
 import { createTestI18n, resetUiState } from '../test/render';
 import {
   bindLanguageState,
+  accountLanguageStorageKey,
   chooseLanguage,
   detectStartLanguage,
+  expectedAccountLanguage,
+  languageChosenInSessionKey,
   languageStorageKey,
   readStoredLanguage,
+  rememberAccountLanguage,
   startI18n,
   translate,
   translationsBackend,
@@ -46,6 +50,40 @@ describe('readStoredLanguage', () => {
   });
 });
 
+describe('the remembered account language', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    sessionStorage.clear();
+  });
+
+  it('is what a signed-in page expects, unless a language was picked in this browser session', () => {
+    expect(expectedAccountLanguage()).toBeNull();
+    rememberAccountLanguage('es');
+    expect(localStorage.getItem(accountLanguageStorageKey)).toBe('es');
+    expect(expectedAccountLanguage()).toBe('es');
+    rememberAccountLanguage('fr');
+    expect(expectedAccountLanguage()).toBe('es');
+    sessionStorage.setItem(languageChosenInSessionKey, '1');
+    expect(expectedAccountLanguage()).toBeNull();
+  });
+
+  it('ignores what is not a shipped language, and storage that fails', () => {
+    expect(expectedAccountLanguage({ getItem: () => 'de' })).toBeNull();
+    expect(
+      expectedAccountLanguage({
+        getItem: () => {
+          throw new Error('denied');
+        },
+      }),
+    ).toBeNull();
+  });
+
+  it('is not the start page choice: the switcher still decides there', () => {
+    rememberAccountLanguage('es');
+    expect(readStoredLanguage()).toBeNull();
+  });
+});
+
 describe('chooseLanguage and the shared language', () => {
   beforeEach(() => resetUiState('es'));
 
@@ -54,6 +92,8 @@ describe('chooseLanguage and the shared language', () => {
     const unbind = bindLanguageState(i18n);
     chooseLanguage('en');
     expect(localStorage.getItem(languageStorageKey)).toBe('en');
+    // Mirrored for the server's hint of the start page's translations.
+    expect(document.cookie).toContain('tm_language=en');
     expect(uiState.getState().language).toBe('en');
     await vi.waitFor(() => expect(i18n.language).toBe('en'));
     expect(document.documentElement.lang).toBe('en');
@@ -107,6 +147,15 @@ describe('startI18n against a real HTTP server', () => {
     expect(uiState.getState().language).toBe('es');
     expect(document.documentElement.lang).toBe('es');
     expect(translate('errors.server.title')).toBe('Error de servidor');
+  });
+
+  it('starts in the language it is given (a signed-in page: the account language), loading only that file', async () => {
+    withBrowserLanguage('en-US');
+    const i18n = await startI18n('es');
+    expect(fetched).toEqual(['/assets/i18n/es.json']);
+    expect(i18n.language).toBe('es');
+    expect(uiState.getState().language).toBe('es');
+    expect(document.documentElement.lang).toBe('es');
   });
 
   it('starts in English for a German browser', async () => {

@@ -6,8 +6,19 @@ import { uiState } from './ui-state';
 /** localStorage key of the language the person chose with the switcher. */
 export const languageStorageKey = 'telemedicina.language';
 
+/** Cookie mirroring the switcher's choice for the server (see `chooseLanguage`). */
+export const languageCookieName = 'tm_language';
+
 /** sessionStorage key saying the person picked a language in this browser session. */
 export const languageChosenInSessionKey = 'telemedicina.languageChosen';
+
+/**
+ * localStorage key of the language of the account last signed in on this browser: a signed-in page
+ * starts with that language's texts instead of loading the browser language's first and the
+ * account's after `GET /me` (see `expectedAccountLanguage`). Not a choice: the start page (`/`,
+ * signed out) never reads it.
+ */
+export const accountLanguageStorageKey = 'telemedicina.accountLanguage';
 
 /** Address of a language's translation file (specification §7: GET /assets/i18n/{lang}.json). */
 export function translationsUrl(language: string): string {
@@ -36,7 +47,9 @@ export const translationsBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    fetch(translationsUrl(language), { headers: { Accept: 'application/json' }, credentials: 'same-origin' })
+    // A plain same-origin request: the start page's `<link rel="preload" as="fetch" crossorigin>`
+    // for the same file (added by the server) is then reused instead of downloaded again.
+    fetch(translationsUrl(language), { credentials: 'same-origin' })
       .then(
         (response) =>
           response.ok
@@ -82,6 +95,37 @@ export function detectStartLanguage(stored: Language | null, browserLanguage: st
   return stored ?? pickLanguage(browserLanguage);
 }
 
+/** Remembers the signed-in account's language for the next page load (see `accountLanguageStorageKey`). */
+export function rememberAccountLanguage(language: unknown): void {
+  if (!isLanguage(language)) {
+    return;
+  }
+  try {
+    safeLocalStorage()?.setItem(accountLanguageStorageKey, language);
+  } catch {
+    // Private mode or storage full: the next load starts in the usual language, then switches.
+  }
+}
+
+/**
+ * The language a signed-in page will most likely show: the account's language remembered from the
+ * last session on this browser, unless the person picked one with the switcher in this browser
+ * session (then that choice stays, as `useSessionSync` and the boot keep it). Null when unknown.
+ */
+export function expectedAccountLanguage(
+  storage: Pick<Storage, 'getItem'> | undefined = safeLocalStorage(),
+): Language | null {
+  if (hasChosenLanguageThisSession()) {
+    return null;
+  }
+  try {
+    const remembered = storage?.getItem(accountLanguageStorageKey);
+    return isLanguage(remembered) ? remembered : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The person picks a language with the switcher: it becomes the shared current language and is
  * remembered for the next visit. Only an explicit choice is persisted, so someone who never picks
@@ -93,6 +137,9 @@ export function chooseLanguage(language: Language): void {
   } catch {
     // Private mode or storage full: the choice still applies to this visit.
   }
+  // Mirrored for the server, which hints the start page's translations file to the browser
+  // (apps/server/src/http/page-hints.ts); the app itself reads the stored choice.
+  document.cookie = `${languageCookieName}=${language}; path=/; max-age=31536000; samesite=lax`;
   try {
     sessionStorage.setItem(languageChosenInSessionKey, '1');
   } catch {
@@ -123,10 +170,13 @@ let unbindStarted: (() => void) | null = null;
 /**
  * Creates and starts the i18next instance: loads the start language's file over HTTP, puts the
  * language in the shared UI state, and from then on follows that state — the store is the single
- * place the current language lives; i18next and `<html lang>` are kept in step with it.
+ * place the current language lives; i18next and `<html lang>` are kept in step with it. The start
+ * language is `detectStartLanguage`'s unless the caller passes one (the boot passes the account's
+ * expected language on signed-in pages).
  */
-export async function startI18n(): Promise<I18n> {
-  const language = detectStartLanguage(readStoredLanguage(), navigator.language);
+export async function startI18n(
+  language: Language = detectStartLanguage(readStoredLanguage(), navigator.language),
+): Promise<I18n> {
   const instance = i18next.createInstance();
   await instance
     .use(translationsBackend)

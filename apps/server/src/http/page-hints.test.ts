@@ -1,0 +1,167 @@
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../test/test-context.js';
+import { createPageHints, pageLanguage, type BootHints } from './page-hints.js';
+
+const indexHtml =
+  '<!doctype html><html><head><title>Telemedicina</title>\n</head><body><div id="root"></div></body></html>';
+const hints: BootHints = {
+  signIn: {
+    scripts: ['/assets/start-A.js', '/assets/SignInForm-B.js'],
+    styles: ['/assets/SignInForm-C.css'],
+  },
+};
+
+const splashHtml =
+  '<!doctype html><html lang="es" data-mantine-color-scheme="light"><head><title>Telemedicina</title>\n' +
+  '    <link rel="modulepreload" crossorigin href="/assets/react-H.js">\n</head>' +
+  '<body><div id="root"><!--boot--><div class="boot-splash"></div><!--/boot--></div></body></html>';
+const prerendered = {
+  es: '<div class="signin-prerender" inert><h1>Iniciar sesión</h1></div>',
+  en: '<div class="signin-prerender" inert><h1>Sign in</h1></div>',
+};
+
+async function makeDist(withHints: boolean, withPrerender = false, withStyles = true): Promise<string> {
+  const dist = await mkdtemp(path.join(tmpdir(), 'telemedicina-hints-'));
+  if (withStyles) {
+    await mkdir(path.join(dist, 'assets'), { recursive: true });
+    await writeFile(path.join(dist, 'assets', 'SignInForm-C.css'), '.form{color:red}');
+  }
+  await writeFile(path.join(dist, 'index.html'), withPrerender ? splashHtml : indexHtml);
+  if (withHints) {
+    await writeFile(path.join(dist, 'boot-hints.json'), JSON.stringify(hints));
+  }
+  if (withPrerender) {
+    await writeFile(path.join(dist, 'sign-in-prerender.json'), JSON.stringify(prerendered));
+  }
+  return dist;
+}
+
+const preloads = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+
+describe('pageLanguage', () => {
+  it.each([
+    [null, 'es-ES,es;q=0.9,en;q=0.8', 'es'],
+    [null, 'en-US,en;q=0.9', 'en'],
+    [null, 'de-DE,es;q=0.5', 'en'],
+    [null, undefined, 'en'],
+    ['en', 'es-MX', 'en'],
+    ['es', 'de', 'es'],
+    ['fr', 'es', 'es'],
+  ] as const)('cookie %s, Accept-Language %s → %s', (cookie, header, expected) => {
+    expect(pageLanguage(cookie, header)).toBe(expected);
+  });
+});
+
+describe('createPageHints', () => {
+  it('is off without boot-hints.json', async () => {
+    expect(createPageHints(await makeDist(false))).toBeNull();
+  });
+
+  it('hints the start page with the sign-in screen and its texts, in the head; other pages as built', async () => {
+    const pageFor = createPageHints(await makeDist(true))!;
+    const signIn = pageFor('/', 'es', false).html;
+    expect(preloads(signIn)).toEqual([
+      '/assets/SignInForm-C.css',
+      '/assets/start-A.js',
+      '/assets/SignInForm-B.js',
+      '/assets/i18n/es.json',
+    ]);
+    expect(signIn).toContain('<link rel="modulepreload" crossorigin href="/assets/start-A.js" />');
+    expect(signIn).toContain('<link rel="preload" as="fetch" crossorigin href="/assets/i18n/es.json" />');
+    expect(signIn.indexOf('es.json')).toBeLessThan(signIn.indexOf('</head>'));
+    expect(preloads(pageFor('/', 'en', false).html)).toContain('/assets/i18n/en.json');
+    for (const other of ['/admin', '/admin/users', '/register']) {
+      expect(pageFor(other, 'es', false).html).toBe(indexHtml);
+    }
+    expect(pageFor('/', 'es', true).html).toBe(indexHtml);
+    const page = pageFor('/admin', 'en', false);
+    expect(brotliDecompressSync(page.brotli).toString()).toBe(page.html);
+    expect(gunzipSync(page.gzip).toString()).toBe(page.html);
+  });
+});
+
+describe('the pre-rendered sign-in screen', () => {
+  it('replaces the splash on the start page, in its language, with its styles in the page', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    const es = pageFor('/', 'es', false).html;
+    expect(es).toContain(
+      '<div id="root"><div class="signin-prerender" inert><h1>Iniciar sesión</h1></div></div>',
+    );
+    expect(es).not.toContain('boot-splash');
+    expect(es).toContain('<html lang="es"');
+    expect(es).toContain('<style>.form{color:red}</style>');
+    // Nothing competes with the first paint: scripts and texts are found by the entry as it runs.
+    expect(preloads(es)).toEqual([]);
+    const en = pageFor('/', 'en', false).html;
+    expect(en).toContain('<h1>Sign in</h1>');
+    expect(en).toContain('<html lang="en" data-mantine-color-scheme="light">');
+  });
+
+  it('links its styles render-blocking when a style file cannot be read', async () => {
+    const pageFor = createPageHints(await makeDist(true, true, false))!;
+    const es = pageFor('/', 'es', false).html;
+    expect(es).toContain('signin-prerender');
+    expect(es).toContain('<link rel="stylesheet" crossorigin href="/assets/SignInForm-C.css" />');
+    expect(preloads(es)).toEqual(['/assets/SignInForm-C.css']);
+  });
+
+  it('is not sent to a visitor with a session (moved on into the app) nor on other pages', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    const signedIn = pageFor('/', 'es', true).html;
+    expect(signedIn).toContain('boot-splash');
+    expect(signedIn).not.toContain('signin-prerender');
+    expect(preloads(signedIn)).toEqual(['/assets/react-H.js']);
+    expect(pageFor('/register', 'es', false).html).toContain('boot-splash');
+  });
+});
+
+describe('the page with hints, served', () => {
+  let context: TestContext;
+
+  beforeAll(async () => {
+    context = await createTestContext({ config: { webDistDir: await makeDist(true) } });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('answers / in the visitor language, compressed as accepted, revalidated', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'accept-language': 'es-ES,es;q=0.9', 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(String(response.headers.vary)).toContain('accept-language');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toContain('/assets/i18n/es.json');
+    const chosen = await context.app.inject({
+      method: 'GET',
+      url: '/?returnTo=%2Fadmin',
+      headers: { 'accept-language': 'es-ES', cookie: 'tm_language=en' },
+    });
+    expect(chosen.headers['content-encoding']).toBeUndefined();
+    expect(chosen.body).toContain('/assets/i18n/en.json');
+  });
+
+  it('answers deep links with the page as built, gzip when brotli is not accepted', async () => {
+    const response = await context.app.inject({
+      method: 'GET',
+      url: '/admin',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(response.rawPayload).toString()).toBe(indexHtml);
+    const head = await context.app.inject({ method: 'HEAD', url: '/admin/users' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+  });
+});

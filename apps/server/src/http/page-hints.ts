@@ -1,0 +1,197 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { isLanguage, pickLanguage, type Language } from '@telemedicina/shared';
+
+/** One step of the web app's boot: the scripts and styles it loads beyond the entry's. */
+export interface BootStep {
+  scripts: string[];
+  styles: string[];
+}
+
+/** What the web build writes to `boot-hints.json` (apps/web/vite.config.ts, `bootHints`). */
+export interface BootHints {
+  signIn?: BootStep;
+}
+
+/** The page's variant: the signed-out start page (per language) or any other page (as built). */
+type PageKind = 'signIn' | 'app';
+
+/** Cookie the web app sets when the person picks a language with the switcher (apps/web/src/lib/i18n.ts). */
+export const languageCookieName = 'tm_language';
+
+/** A page variant ready to send: the HTML and its pre-compressed copies. */
+export interface PageVariant {
+  html: string;
+  brotli: Buffer;
+  gzip: Buffer;
+}
+
+/**
+ * index.html for the signed-out start page (`/` without a session cookie), per language (the choice
+ * made with the switcher, mirrored in a cookie, else the browser's language — specification §4, as
+ * the app decides): the sign-in screen pre-rendered at build time takes the boot splash's place, so
+ * the page is drawn before its scripts run (`main.tsx` renders the live screen over it), with its
+ * styles render-blocking. Without the pre-rendered screen (an older build), hints instead:
+ * `modulepreload` for the sign-in chunk's scripts, `preload` for its styles and translations, so
+ * they come in the first wave instead of after the entry has downloaded and run. Any other page is
+ * index.html as built.
+ *
+ * Returns null without `boot-hints.json` (an older build, or a test's): the page is then served as
+ * built.
+ */
+export function createPageHints(
+  root: string,
+): ((pathName: string, language: Language, hasSession: boolean) => PageVariant) | null {
+  const hintsFile = path.join(root, 'boot-hints.json');
+  if (!existsSync(hintsFile)) {
+    return null;
+  }
+  let hints: BootHints;
+  try {
+    hints = JSON.parse(readFileSync(hintsFile, 'utf8')) as BootHints;
+  } catch {
+    return null;
+  }
+  const indexHtml = readFileSync(path.join(root, 'index.html'), 'utf8');
+  if (!indexHtml.includes('</head>')) {
+    return null;
+  }
+  const prerendered = readPrerendered(path.join(root, 'sign-in-prerender.json'));
+  const inlineStyles = prerendered ? readStyles(root, hints.signIn?.styles ?? []) : null;
+  const variants = new Map<string, PageVariant>();
+  return (pathName, language, hasSession) => {
+    // A visitor with a session cookie is most likely signed in: `/` moves them on into the app.
+    const kind = pageKind(pathName, hasSession);
+    const key = kind === 'signIn' ? `${kind}:${language}` : kind;
+    let variant = variants.get(key);
+    if (!variant) {
+      const markup = kind === 'signIn' ? prerendered?.[language] : undefined;
+      const tags =
+        markup !== undefined && inlineStyles !== null
+          ? `    <style>${inlineStyles}</style>\n`
+          : hintTags(hints, kind, language, markup !== undefined);
+      let html = indexHtml.replace('</head>', `${tags}</head>`);
+      if (markup !== undefined) {
+        html = withPrerendered(html, markup, language);
+      }
+      variant = {
+        html,
+        brotli: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+        gzip: gzipSync(html, { level: 9 }),
+      };
+      variants.set(key, variant);
+    }
+    return variant;
+  };
+}
+
+function pageKind(pathName: string, hasSession: boolean): PageKind {
+  return pathName === '/' && !hasSession ? 'signIn' : 'app';
+}
+
+/** The pre-rendered sign-in screen per language (apps/web/vite.config.ts, `prerenderSignIn`), if built. */
+function readPrerendered(file: string): Partial<Record<Language, string>> | null {
+  if (!existsSync(file)) {
+    return null;
+  }
+  try {
+    const parsed = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const markup: Partial<Record<Language, string>> = {};
+    for (const [language, html] of Object.entries(parsed)) {
+      if (isLanguage(language) && typeof html === 'string') {
+        markup[language] = html;
+      }
+    }
+    return markup;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The sign-in screen's styles, to put in the page with the pre-rendered screen: drawn from the
+ * HTML alone, without a request per style file (the build keeps each shared component's styles
+ * in a file of its own; on a slow network, several render-blocking requests would delay the first
+ * paint). The CSP allows inline styles. The live screen's loader still links the same files (the
+ * same rules again, in the same order). Null when a file is missing or could not be inlined safely.
+ */
+function readStyles(root: string, styles: string[]): string | null {
+  const texts: string[] = [];
+  for (const style of styles) {
+    const file = path.join(root, style.replace(/^\/+/, ''));
+    if (!file.startsWith(path.join(root, path.sep)) || !existsSync(file)) {
+      return null;
+    }
+    const text = readFileSync(file, 'utf8');
+    if (/<\/style/i.test(text)) {
+      return null;
+    }
+    texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+/**
+ * Puts the pre-rendered screen in place of the boot splash (between index.html's `<!--boot-->`
+ * markers) and the page's language on `<html>`. The build's `modulepreload` links for the entry's
+ * imports are dropped: on a slow network they would share the bandwidth with the HTML and styles
+ * the screen is drawn from (the entry script still loads them at once when it runs; the screen
+ * stays a picture, `inert`, until the live one replaces it). Unchanged when the markers are missing.
+ */
+function withPrerendered(html: string, markup: string, language: Language): string {
+  const start = html.indexOf('<!--boot-->');
+  const end = html.indexOf('<!--/boot-->');
+  if (start < 0 || end < start) {
+    return html;
+  }
+  return (html.slice(0, start) + markup + html.slice(end + '<!--/boot-->'.length))
+    .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+    .replace(/[ \t]*<link rel="modulepreload"[^>]*>\n?/g, '');
+}
+
+function hintTags(hints: BootHints, kind: PageKind, language: Language, isPrerendered: boolean): string {
+  // Other pages get no hints: on a slow network the application's scripts, hinted in the HTML,
+  // only shared the bandwidth with the first paint (the splash) — `main.tsx` asks for the route's
+  // chunks together with the application's as soon as the entry runs.
+  const steps = kind === 'signIn' ? [hints.signIn] : [];
+  const tags: string[] = [];
+  for (const step of steps) {
+    for (const style of step?.styles ?? []) {
+      // The pre-rendered screen needs its styles before it is drawn: render-blocking, as the app
+      // loads them (Vite's loader adds the same `<link rel="stylesheet" crossorigin>` later).
+      tags.push(
+        isPrerendered
+          ? `<link rel="stylesheet" crossorigin href="${escapeAttribute(style)}" />`
+          : `<link rel="preload" as="style" crossorigin href="${escapeAttribute(style)}" />`,
+      );
+    }
+    // The pre-rendered screen is drawn from the HTML and its styles alone: nothing else may compete
+    // with them for the network before that first paint, so its scripts and texts are left to be
+    // discovered by the entry as it runs (see `withPrerendered`).
+    for (const script of isPrerendered ? [] : (step?.scripts ?? [])) {
+      tags.push(`<link rel="modulepreload" crossorigin href="${escapeAttribute(script)}" />`);
+    }
+  }
+  if (kind === 'signIn' && !isPrerendered) {
+    // Same request as the app's `fetch` (same-origin credentials), so the browser reuses it.
+    tags.push(`<link rel="preload" as="fetch" crossorigin href="/assets/i18n/${language}.json" />`);
+  }
+  return tags.map((tag) => `    ${tag}\n`).join('');
+}
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/**
+ * The language the start page will show: the switcher's choice (cookie), else the first language
+ * of Accept-Language (what `navigator.language` reports), en or es, else en.
+ */
+export function pageLanguage(cookieValue: string | null, acceptLanguage: string | undefined): Language {
+  if (isLanguage(cookieValue)) {
+    return cookieValue;
+  }
+  const first = (acceptLanguage ?? '').split(',')[0]?.split(';')[0];
+  return pickLanguage(first);
+}
