@@ -179,9 +179,7 @@ export async function buildApp({
     },
     guests: { filterLive: (ids) => filterLiveGuestIds(db.db, ids, now()) },
     redis:
-      config.redisUrl === null
-        ? null
-        : { url: config.redisUrl, key: `${config.redisKeyPrefix}:socket.io` },
+      config.redisUrl === null ? null : { url: config.redisUrl, key: `${config.redisKeyPrefix}:socket.io` },
     onConnection: (socket, io) => registerVisitEvents(socket, io, visitDeps, app.log),
   });
   realtimeServer = realtime;
@@ -247,7 +245,9 @@ export async function buildApp({
     await app.register(rateLimit, {
       global: false,
       // With Redis down, requests go through rather than fail: the database lockout still guards sign-in.
-      ...(redis === null ? {} : { redis, nameSpace: `${config.redisKeyPrefix}:rate-limit:`, skipOnError: true }),
+      ...(redis === null
+        ? {}
+        : { redis, nameSpace: `${config.redisKeyPrefix}:rate-limit:`, skipOnError: true }),
       errorResponseBuilder: (_request, context) =>
         new AppError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),

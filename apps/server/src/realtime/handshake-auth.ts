@@ -67,7 +67,10 @@ export function createHandshakeAuthenticator(
         onError(error);
         next(
           isDatabaseUnavailable(error)
-            ? handshakeError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable. Try again shortly.')
+            ? handshakeError(
+                'SERVICE_UNAVAILABLE',
+                'The service is temporarily unavailable. Try again shortly.',
+              )
             : handshakeError('INTERNAL_ERROR', 'The session could not be checked.'),
         );
       },

@@ -9,6 +9,7 @@ import type {
 } from '@telemedicina/shared';
 import type {
   AllergyRow,
+  ChartVisitRow,
   ConditionRow,
   MedicationRow,
   PatientProfileRow,
@@ -85,14 +86,7 @@ export function presentAdministrativeChart(input: {
   profile: PatientProfileRow | null;
   access: ChartAccess;
   emergencyExpiresAt: Date | null;
-  visits: {
-    id: string;
-    startsAt: Date;
-    status: string;
-    reason: string | null;
-    doctorId: string;
-    doctorName: string;
-  }[];
+  visits: ChartVisitRow[];
   withReasons: boolean;
 }): Chart {
   const { patient, profile } = input;

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { uiState } from '../../lib/ui-state';
+import { usePrefetchWhenIdle } from '../../lib/use-prefetch-when-idle';
 
 const loadMessageDialog = () => import('./MessageDialog');
 const LazyMessageDialog = lazy(async () => ({ default: (await loadMessageDialog()).MessageDialog }));
@@ -16,15 +17,7 @@ export function GlobalMessageDialog() {
     setIsNeeded(true);
   }
 
-  useEffect(() => {
-    const prefetch = () => void loadMessageDialog();
-    if (typeof window.requestIdleCallback === 'function') {
-      const handle = window.requestIdleCallback(prefetch, { timeout: 2000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = window.setTimeout(prefetch, 200);
-    return () => window.clearTimeout(timer);
-  }, []);
+  usePrefetchWhenIdle(loadMessageDialog, 2000);
 
   return isNeeded ? (
     <Suspense fallback={null}>

@@ -6,6 +6,7 @@ import { createIdleController, type IdleController, type IdleView } from '../../
 import { signInPathFor } from '../../../lib/return-to';
 import { meQueryKey, useSignOut } from '../../../lib/session';
 import { lastServerContactStorageKey, sessionState } from '../../../lib/session-state';
+import { usePrefetchWhenIdle } from '../../../lib/use-prefetch-when-idle';
 
 const loadIdleWarningDialog = () => import('./IdleWarningDialog');
 const LazyIdleWarningDialog = lazy(async () => ({
@@ -85,16 +86,8 @@ export function IdleSessionWatcher({
     };
   }, [idleTimeoutSeconds, expiresAt, queryClient]);
 
-  useEffect(() => {
-    // The warning's code is fetched while the browser is idle, so it shows at once (even offline).
-    const prefetch = () => void loadIdleWarningDialog();
-    if (typeof window.requestIdleCallback === 'function') {
-      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = window.setTimeout(prefetch, 500);
-    return () => window.clearTimeout(timer);
-  }, []);
+  // The warning's code is fetched while the browser is idle, so it shows at once (even offline).
+  usePrefetchWhenIdle(loadIdleWarningDialog);
 
   const handleStay = async () => {
     setIsStaying(true);

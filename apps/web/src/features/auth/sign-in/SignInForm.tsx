@@ -7,7 +7,7 @@ import {
   IconMailForward,
 } from '@tabler/icons-react';
 import type { LoginRequest, MeResponse } from '@telemedicina/shared';
-import { useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
@@ -237,14 +237,7 @@ function CredentialsStep({
             </Anchor>
           </Group>
           {failure ? (
-            <Alert
-              color="red"
-              variant="light"
-              icon={<IconAlertCircle />}
-              role="alert"
-              data-testid="signin-error"
-              data-code={failure instanceof ApiError ? failure.code : ''}
-            >
+            <SignInErrorAlert failure={failure}>
               <Stack gap="xs">
                 <Text size="sm">{errorText(failure)}</Text>
                 {unverifiedEmail ? (
@@ -273,7 +266,7 @@ function CredentialsStep({
                   </Text>
                 ) : null}
               </Stack>
-            </Alert>
+            </SignInErrorAlert>
           ) : null}
           <Button
             type="submit"
@@ -384,18 +377,7 @@ function SecondFactorStep({
           error={fieldErrorText(codeError)}
           data-testid={isRecovery ? 'signin-recovery-code' : 'signin-mfa-code'}
         />
-        {failure ? (
-          <Alert
-            color="red"
-            variant="light"
-            icon={<IconAlertCircle />}
-            role="alert"
-            data-testid="signin-error"
-            data-code={failure instanceof ApiError ? failure.code : ''}
-          >
-            {errorText(failure)}
-          </Alert>
-        ) : null}
+        {failure ? <SignInErrorAlert failure={failure}>{errorText(failure)}</SignInErrorAlert> : null}
         <Button type="submit" size="md" loading={isPending} data-testid="signin-mfa-submit">
           {t('auth.signIn.mfa.submit')}
         </Button>
@@ -415,5 +397,21 @@ function SecondFactorStep({
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** A failed step's message (its stable code in `data-code`, for tests and support). */
+function SignInErrorAlert({ failure, children }: { failure: unknown; children: ReactNode }) {
+  return (
+    <Alert
+      color="red"
+      variant="light"
+      icon={<IconAlertCircle />}
+      role="alert"
+      data-testid="signin-error"
+      data-code={failure instanceof ApiError ? failure.code : ''}
+    >
+      {children}
+    </Alert>
   );
 }

@@ -10,7 +10,7 @@ import { Notifications, notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
 import type { Notification } from '@telemedicina/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRealtimeEvent } from '../../../lib/realtime';
@@ -21,6 +21,7 @@ import { useReadAllNotifications } from '../api/read-all-notifications';
 import { useReadNotification } from '../api/read-notification';
 import { describeNotification } from '../notification-text';
 import classes from './NotificationBell.module.css';
+import { usePrefetchWhenIdle } from '../../../lib/use-prefetch-when-idle';
 
 const loadNotificationList = () => import('./NotificationList');
 const LazyNotificationList = lazy(async () => ({ default: (await loadNotificationList()).NotificationList }));
@@ -49,16 +50,8 @@ export function NotificationBell() {
   const readAll = useReadAllNotifications();
   const unread = list.data?.unreadCount ?? 0;
 
-  useEffect(() => {
-    // The panel's list is fetched while the browser is idle after the first screen, so it opens at once.
-    const prefetch = () => void loadNotificationList();
-    if (typeof window.requestIdleCallback === 'function') {
-      const handle = window.requestIdleCallback(prefetch, { timeout: 3000 });
-      return () => window.cancelIdleCallback(handle);
-    }
-    const timer = window.setTimeout(prefetch, 500);
-    return () => window.clearTimeout(timer);
-  }, []);
+  // The panel's list is fetched while the browser is idle after the first screen, so it opens at once.
+  usePrefetchWhenIdle(loadNotificationList);
 
   // Listen only once the list answered: the session is good and the server has notifications.
   useRealtimeEvent(
