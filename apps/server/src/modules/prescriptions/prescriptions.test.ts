@@ -340,6 +340,7 @@ describe('cancelling and the public verification', () => {
     const pdf = await send(context.app, 'GET', `/api/v1/prescriptions/${created.id}/pdf`, {
       session: patient.token,
     });
+    expect(pdf.statusCode, pdf.body.slice(0, 300)).toBe(200);
     expect(pdfText(pdf.rawPayload)).toContain('ANULADA');
   });
 
