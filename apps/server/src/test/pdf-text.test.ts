@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { pdfText } from './pdf-text';
+import { pdfText } from './pdf-text.js';
 
 /** A minimal PDF body with one deflated content stream drawing `text` as a hex string. */
 function pdfWith(compressed: Buffer, lineEnd = '\n'): Buffer {
