@@ -121,6 +121,8 @@ describe('notification bell', () => {
       await bell.click();
       const panel = page.getByTestId('notification-panel');
       await panel.waitFor();
+      // The list is a chunk of its own (fetched when idle, or now): wait for its rows.
+      await panel.getByTestId('notification-item').first().waitFor();
       const kinds = await panel
         .getByTestId('notification-item')
         .evaluateAll((items) => items.map((item) => item.getAttribute('data-kind')));
