@@ -9,13 +9,22 @@ import { build, defineConfig, type Plugin } from 'vite';
 const sharedSource = fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url));
 
 /**
- * Writes `boot-hints.json` beside index.html: the scripts and styles the signed-out start page's
- * screen (`features/auth/start.tsx`, `signIn`) loads beyond the entry's (which index.html already
- * names). The server sends those styles render-blocking with the pre-rendered screen, or, without
- * it, all of them as `modulepreload`/`preload` hints (apps/server/src/http/page-hints.ts).
+ * Writes `boot-hints.json` beside index.html: per boot step, the scripts and styles it loads beyond
+ * the entry's (which index.html already names) — the signed-out start page's screen
+ * (`features/auth/start.tsx`, `signIn`), a signed-in page's application and admin frame (`app`),
+ * the `/admin` home (`home`). The server sends the sign-in styles render-blocking with the
+ * pre-rendered screen; the other steps become `modulepreload`/`preload` hints, so their files come
+ * in the first wave instead of after the entry has downloaded and run
+ * (apps/server/src/http/page-hints.ts).
  */
 function bootHints(): Plugin {
-  const steps: Record<string, string> = { signIn: 'src/features/auth/start.tsx' };
+  const steps: Record<string, string[]> = {
+    signIn: ['src/features/auth/start.tsx'],
+    // A signed-in page: the application and the admin area's frame (`main.tsx` imports them at once).
+    app: ['src/app/start-app.tsx', 'src/app/AdminShell.tsx'],
+    // `/admin`: the home route and the home page of everyone but clinic admins.
+    home: ['src/app/HomeRoute.tsx', 'src/features/home/index.ts'],
+  };
   let base = '/';
   return {
     name: 'telemedicina-boot-hints',
@@ -44,12 +53,16 @@ function bootHints(): Plugin {
       }
       const loaded = closure(entry.fileName);
       const hints: Record<string, { scripts: string[]; styles: string[] }> = {};
-      for (const [step, source] of Object.entries(steps)) {
-        const chunk = chunks.find((item) => item.facadeModuleId?.endsWith(`/${source}`));
-        if (!chunk) {
+      for (const [step, sources] of Object.entries(steps)) {
+        const stepChunks = sources.map((source) =>
+          chunks.find((item) => item.facadeModuleId?.endsWith(`/${source}`)),
+        );
+        if (stepChunks.some((chunk) => !chunk)) {
           continue;
         }
-        const files = [...closure(chunk.fileName)].filter((file) => !loaded.has(file));
+        const files = [...new Set(stepChunks.flatMap((chunk) => [...closure(chunk!.fileName)]))].filter(
+          (file) => !loaded.has(file),
+        );
         // Styles in the order Vite's loader links them when the chunk is imported (a chunk's
         // imports' styles before its own): the server may put them in the page beforehand, and the
         // cascade must come out the same once the loader has linked them too.
@@ -66,7 +79,7 @@ function bootHints(): Plugin {
             styles.push(...(item.viteMetadata?.importedCss ?? []));
           }
         };
-        visit(chunk.fileName);
+        stepChunks.forEach((chunk) => visit(chunk!.fileName));
         hints[step] = {
           scripts: files.map((file) => `${base}${file}`),
           styles: [...new Set(styles)].map((file) => `${base}${file}`),
@@ -204,6 +217,16 @@ export default defineConfig({
               name: 'forms',
               test: /[\\/]node_modules[\\/](react-hook-form|@hookform[\\/]resolvers)[\\/]/,
               priority: 20,
+            },
+            {
+              // The floating layers of the signed-in frame (its menus, the search list, the
+              // notifications' popover) with their positioning and scroll locking: every signed-in
+              // page loads them all with the frame, in one file instead of six.
+              name: 'overlays',
+              test: /[\\/]node_modules[\\/](@floating-ui[\\/]|react-remove-scroll|react-style-singleton[\\/]|use-callback-ref[\\/]|use-sidecar[\\/]|get-nonce[\\/]|tslib[\\/]|@mantine[\\/]core[\\/]esm[\\/]components[\\/](Portal|Popover|Combobox|Menu|ScrollArea)[\\/])/,
+              priority: 20,
+              // Only these: the Mantine parts they share with the sign-in screen stay where they are.
+              includeDependenciesRecursively: false,
             },
             {
               name: 'query',

@@ -8,6 +8,7 @@ import {
   detectStartLanguage,
   expectedAccountLanguage,
   hasChosenLanguageThisSession,
+  prefetchTranslations,
   readStoredLanguage,
   rememberAccountLanguage,
   startI18n,
@@ -40,10 +41,29 @@ const isStartPage = window.location.pathname === '/';
  * loading the browser language's texts first and the account's after `GET /me` would put a
  * second download in the page's critical path. `applyAccountLanguage` corrects either guess.
  */
-const i18nReady = startI18n((!isStartPage && expectedAccountLanguage()) || undefined);
+const startLanguage =
+  (!isStartPage && expectedAccountLanguage()) ||
+  detectStartLanguage(readStoredLanguage(), navigator.language);
+const i18nReady = startI18n(startLanguage);
 const session = getMe();
 // Handled where it is used; this keeps a failed early request from being reported as unhandled.
 session.catch(() => undefined);
+// A wrong guess (first page load in this browser, or the account's language changed elsewhere):
+// the account's texts are requested as soon as the session is known, beside the guessed file,
+// not after it (`applyAccountLanguage` then switches to a file already on its way).
+void session.then(
+  (me) => {
+    if (
+      me &&
+      isLanguage(me.user.language) &&
+      me.user.language !== startLanguage &&
+      !hasChosenLanguageThisSession()
+    ) {
+      prefetchTranslations(me.user.language);
+    }
+  },
+  () => undefined,
+);
 
 function startApp(i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): Promise<void> {
   return import('./app/start-app').then((app) => app.startApp(root, i18n, me));

@@ -13,6 +13,11 @@ const hints: BootHints = {
     scripts: ['/assets/start-A.js', '/assets/SignInForm-B.js'],
     styles: ['/assets/SignInForm-C.css'],
   },
+  app: {
+    scripts: ['/assets/start-app-D.js', '/assets/AdminShell-E.js'],
+    styles: ['/assets/AdminShell-F.css'],
+  },
+  home: { scripts: ['/assets/HomeRoute-G.js', '/assets/AdminShell-E.js'], styles: ['/assets/home-I.css'] },
 };
 
 const splashHtml =
@@ -77,10 +82,38 @@ describe('createPageHints', () => {
     for (const other of ['/admin', '/admin/users', '/register']) {
       expect(pageFor(other, 'es', false).html).toBe(indexHtml);
     }
-    expect(pageFor('/', 'es', true).html).toBe(indexHtml);
     const page = pageFor('/admin', 'en', false);
     expect(brotliDecompressSync(page.brotli).toString()).toBe(page.html);
     expect(gunzipSync(page.gzip).toString()).toBe(page.html);
+  });
+});
+
+describe('a page that starts signed in (session cookie)', () => {
+  it('hints the application, the admin frame and, on /admin, the home page, each file once', async () => {
+    const pageFor = createPageHints(await makeDist(true))!;
+    const home = pageFor('/admin', 'es', true).html;
+    expect(preloads(home)).toEqual([
+      '/assets/AdminShell-F.css',
+      '/assets/start-app-D.js',
+      '/assets/AdminShell-E.js',
+      '/assets/home-I.css',
+      '/assets/HomeRoute-G.js',
+    ]);
+    expect(home).toContain('<link rel="preload" as="style" crossorigin href="/assets/AdminShell-F.css" />');
+    expect(home).toContain('<link rel="modulepreload" crossorigin href="/assets/HomeRoute-G.js" />');
+    expect(home.indexOf('HomeRoute-G.js')).toBeLessThan(home.indexOf('</head>'));
+    expect(preloads(pageFor('/admin/', 'es', true).html)).toEqual(preloads(home));
+    // Another admin page, and the start page (which moves them on): the application and frame only.
+    for (const signedIn of ['/admin/users', '/']) {
+      expect(preloads(pageFor(signedIn, 'en', true).html)).toEqual([
+        '/assets/AdminShell-F.css',
+        '/assets/start-app-D.js',
+        '/assets/AdminShell-E.js',
+      ]);
+    }
+    // Outside the admin area (a visit or booking link): as built.
+    expect(pageFor('/register', 'es', true).html).toBe(indexHtml);
+    expect(pageFor('/administrator', 'es', true).html).toBe(indexHtml);
   });
 });
 
@@ -114,7 +147,12 @@ describe('the pre-rendered sign-in screen', () => {
     const signedIn = pageFor('/', 'es', true).html;
     expect(signedIn).toContain('boot-splash');
     expect(signedIn).not.toContain('signin-prerender');
-    expect(preloads(signedIn)).toEqual(['/assets/react-H.js']);
+    expect(preloads(signedIn)).toEqual([
+      '/assets/react-H.js',
+      '/assets/AdminShell-F.css',
+      '/assets/start-app-D.js',
+      '/assets/AdminShell-E.js',
+    ]);
     expect(pageFor('/register', 'es', false).html).toContain('boot-splash');
   });
 });

@@ -11,11 +11,20 @@ export interface BootStep {
 
 /** What the web build writes to `boot-hints.json` (apps/web/vite.config.ts, `bootHints`). */
 export interface BootHints {
+  /** The signed-out start page's sign-in screen. */
   signIn?: BootStep;
+  /** A signed-in page: the application and the admin area's frame. */
+  app?: BootStep;
+  /** `/admin`: its home route and page. */
+  home?: BootStep;
 }
 
-/** The page's variant: the signed-out start page (per language) or any other page (as built). */
-type PageKind = 'signIn' | 'app';
+/**
+ * The page's variant: the signed-out start page (per language); a page that will most likely start
+ * signed in (a session cookie) — the admin area's home, another admin page, the start page, which
+ * moves them on; any other page (as built).
+ */
+type PageKind = 'signIn' | 'adminHome' | 'signedIn' | 'other';
 
 /** Cookie the web app sets when the person picks a language with the switcher (apps/web/src/lib/i18n.ts). */
 export const languageCookieName = 'tm_language';
@@ -87,7 +96,13 @@ export function createPageHints(
 }
 
 function pageKind(pathName: string, hasSession: boolean): PageKind {
-  return pathName === '/' && !hasSession ? 'signIn' : 'app';
+  if (!hasSession) {
+    return pathName === '/' ? 'signIn' : 'other';
+  }
+  if (/^\/admin\/?$/.test(pathName)) {
+    return 'adminHome';
+  }
+  return pathName === '/' || pathName.startsWith('/admin/') ? 'signedIn' : 'other';
 }
 
 /** The pre-rendered sign-in screen per language (apps/web/vite.config.ts, `prerenderSignIn`), if built. */
@@ -150,17 +165,35 @@ function withPrerendered(html: string, markup: string, language: Language): stri
     .replace(/[ \t]*<link rel="modulepreload"[^>]*>\n?/g, '');
 }
 
+/**
+ * The boot steps whose files a page of this kind loads at once. A signed-in page draws nothing
+ * useful before the application, its frame and its page have run (the splash is not what the person
+ * came for), so their files are hinted in the HTML: they download while the entry does, instead of
+ * one level of imports per network round trip after it. Other pages (a visit link opened signed
+ * out, say) get none: there the scripts would only share the bandwidth with the first paint.
+ */
+function bootSteps(hints: BootHints, kind: PageKind): (BootStep | undefined)[] {
+  switch (kind) {
+    case 'signIn':
+      return [hints.signIn];
+    case 'adminHome':
+      return [hints.app, hints.home];
+    case 'signedIn':
+      return [hints.app];
+    case 'other':
+      return [];
+  }
+}
+
 function hintTags(hints: BootHints, kind: PageKind, language: Language, isPrerendered: boolean): string {
-  // Other pages get no hints: on a slow network the application's scripts, hinted in the HTML,
-  // only shared the bandwidth with the first paint (the splash) — `main.tsx` asks for the route's
-  // chunks together with the application's as soon as the entry runs.
-  const steps = kind === 'signIn' ? [hints.signIn] : [];
-  const tags: string[] = [];
+  const steps = bootSteps(hints, kind);
+  // A file two steps share is hinted once.
+  const tags = new Set<string>();
   for (const step of steps) {
     for (const style of step?.styles ?? []) {
       // The pre-rendered screen needs its styles before it is drawn: render-blocking, as the app
       // loads them (Vite's loader adds the same `<link rel="stylesheet" crossorigin>` later).
-      tags.push(
+      tags.add(
         isPrerendered
           ? `<link rel="stylesheet" crossorigin href="${escapeAttribute(style)}" />`
           : `<link rel="preload" as="style" crossorigin href="${escapeAttribute(style)}" />`,
@@ -170,14 +203,14 @@ function hintTags(hints: BootHints, kind: PageKind, language: Language, isPreren
     // with them for the network before that first paint, so its scripts and texts are left to be
     // discovered by the entry as it runs (see `withPrerendered`).
     for (const script of isPrerendered ? [] : (step?.scripts ?? [])) {
-      tags.push(`<link rel="modulepreload" crossorigin href="${escapeAttribute(script)}" />`);
+      tags.add(`<link rel="modulepreload" crossorigin href="${escapeAttribute(script)}" />`);
     }
   }
   if (kind === 'signIn' && !isPrerendered) {
     // Same request as the app's `fetch` (same-origin credentials), so the browser reuses it.
-    tags.push(`<link rel="preload" as="fetch" crossorigin href="/assets/i18n/${language}.json" />`);
+    tags.add(`<link rel="preload" as="fetch" crossorigin href="/assets/i18n/${language}.json" />`);
   }
-  return tags.map((tag) => `    ${tag}\n`).join('');
+  return [...tags].map((tag) => `    ${tag}\n`).join('');
 }
 
 function escapeAttribute(value: string): string {

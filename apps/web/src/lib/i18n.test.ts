@@ -13,6 +13,7 @@ import {
   languageStorageKey,
   readStoredLanguage,
   rememberAccountLanguage,
+  prefetchTranslations,
   startI18n,
   translate,
   translationsBackend,
@@ -175,6 +176,21 @@ describe('startI18n against a real HTTP server', () => {
     await vi.waitFor(() => expect(i18n.language).toBe('es'));
     expect(fetched).toEqual(['/assets/i18n/en.json', '/assets/i18n/es.json']);
     expect(i18n.t('common.ok')).toBe('Aceptar');
+  });
+
+  it('switches to a language whose file was prefetched while the first loaded, without a second request for it', async () => {
+    withBrowserLanguage('en-US');
+    const starting = startI18n();
+    prefetchTranslations('es');
+    const i18n = await starting;
+    // Both requested at once (in either order).
+    expect([...fetched].sort()).toEqual(['/assets/i18n/en.json', '/assets/i18n/es.json']);
+    await i18n.changeLanguage('es');
+    expect(i18n.t('common.ok')).toBe('Aceptar');
+    expect(fetched).toHaveLength(2);
+    // The prefetched answer is read once; a later read of the same language asks the server again.
+    expect(await read('es')).toEqual([null, es]);
+    expect(fetched).toHaveLength(3);
   });
 
   const read = (language: string) =>

@@ -47,9 +47,7 @@ export const translationsBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    // A plain same-origin request: the start page's `<link rel="preload" as="fetch" crossorigin>`
-    // for the same file (added by the server) is then reused instead of downloaded again.
-    fetch(translationsUrl(language), { credentials: 'same-origin' })
+    takePrefetched(language)
       .then(
         (response) =>
           response.ok
@@ -74,6 +72,36 @@ export const translationsBackend: BackendModule = {
       );
   },
 };
+
+/** Translation files requested ahead of i18next (`prefetchTranslations`), each read once. */
+const prefetched = new Map<string, Promise<Response>>();
+
+function requestTranslations(language: string): Promise<Response> {
+  // A plain same-origin request: the start page's `<link rel="preload" as="fetch" crossorigin>`
+  // for the same file (added by the server) is then reused instead of downloaded again.
+  return fetch(translationsUrl(language), { credentials: 'same-origin' });
+}
+
+function takePrefetched(language: string): Promise<Response> {
+  const early = prefetched.get(language);
+  prefetched.delete(language);
+  return early ?? requestTranslations(language);
+}
+
+/**
+ * Starts downloading a language's file now, before i18next asks for it: the boot learns the
+ * account's language from `GET /me` while the guessed language's file may still be on its way, and
+ * the switch to the account's language then finds its file already requested instead of starting a
+ * second download in the page's critical path. The next `read` of that language takes the answer.
+ */
+export function prefetchTranslations(language: string): void {
+  if (!prefetched.has(language)) {
+    const request = requestTranslations(language);
+    // Handled by the `read` that takes it; this keeps an unread failure from being reported.
+    request.catch(() => undefined);
+    prefetched.set(language, request);
+  }
+}
 
 /** The language chosen earlier with the switcher, if any and still supported. */
 export function readStoredLanguage(
