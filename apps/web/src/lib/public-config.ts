@@ -1,6 +1,6 @@
 import { publicClinicSettingsSchema, type PublicClinicSettings } from '@telemedicina/shared';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { api } from './api-client';
+import { requestClientConfig } from './config-request';
 
 export const publicConfigQueryKey = ['public-config'] as const;
 
@@ -22,14 +22,13 @@ export function readPublicConfig(body: unknown): PublicConfig {
 }
 
 /** `GET /config`, quietly (no spinner, no alert: the page works with defaults without it). */
-export async function getPublicConfig(signal?: AbortSignal): Promise<PublicConfig> {
-  const body = await api.get<unknown>('/config', { signal, showSpinner: false, alertOnError: false });
-  return readPublicConfig(body);
+export async function getPublicConfig(): Promise<PublicConfig> {
+  return readPublicConfig(await requestClientConfig());
 }
 
 export const publicConfigQuery = queryOptions({
   queryKey: publicConfigQueryKey,
-  queryFn: ({ signal }) => getPublicConfig(signal),
+  queryFn: () => getPublicConfig(),
   staleTime: 5 * 60_000,
   retry: false,
 });

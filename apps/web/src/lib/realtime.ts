@@ -7,7 +7,7 @@ import type {
 import { realtimePath } from '@telemedicina/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { io, type Socket } from 'socket.io-client';
-import { api } from './api-client';
+import { requestClientConfig } from './config-request';
 import { sessionState } from './session-state';
 
 /** The typed Socket.IO connection of this page. */
@@ -109,10 +109,7 @@ export function getRealtimeSocket(): Promise<RealtimeSocket> {
     return Promise.resolve(socket);
   }
   connecting ??= (async () => {
-    const config = await api.get<ClientConfigResponse>('/config', {
-      showSpinner: false,
-      alertOnError: false,
-    });
+    const config = (await requestClientConfig()) as ClientConfigResponse;
     const created: RealtimeSocket = io(realtimeUrl(config, window.location), {
       path: config.realtime.path ?? realtimePath,
       withCredentials: true,
