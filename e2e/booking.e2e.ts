@@ -113,6 +113,29 @@ async function waitForSlots(page: Page): Promise<void> {
   throw new Error('No free slots in four weeks');
 }
 
+/**
+ * Picks the first free time starting after `after`, moving week by week. The booking the later
+ * tests move and cancel must start outside the clinic's cancellation window (24 hours by default):
+ * the first free time of the week can be this afternoon, and then the patient may no longer change
+ * it (409 CANCELLATION_WINDOW_PASSED), as on a Thursday morning run.
+ */
+async function pickSlotAfter(page: Page, after: Date): Promise<void> {
+  for (let week = 0; week < 4; week += 1) {
+    await waitForSlots(page);
+    const starts = await page
+      .getByTestId('slot-picker-slot')
+      .evaluateAll((slots) => slots.map((slot) => slot.getAttribute('data-starts-at') ?? ''));
+    const index = starts.findIndex((start) => new Date(start).getTime() > after.getTime());
+    if (index >= 0) {
+      await page.getByTestId('slot-picker-slot').nth(index).click();
+      return;
+    }
+    await page.getByTestId('slot-picker-next').click();
+    await page.waitForTimeout(400);
+  }
+  throw new Error(`No free slot after ${after.toISOString()} in four weeks`);
+}
+
 describe('booking in the browser', () => {
   let appointmentPath = '';
   let booked: BookedAppointment | null = null;
@@ -130,8 +153,7 @@ describe('booking in the browser', () => {
 
     await page.getByTestId('list-row-link').first().click();
     await expect.poll(() => page.getByTestId('doctor-name').textContent(), { timeout: 15_000 }).toBe(name);
-    await waitForSlots(page);
-    await page.getByTestId('slot-picker-slot').first().click();
+    await pickSlotAfter(page, new Date(Date.now() + 48 * 3_600_000));
     await page.getByTestId('booking-form').waitFor();
     await page.getByTestId('booking-reason').fill('Control de la tos de mi hijo');
     await page.getByTestId('booking-confirm').click();
