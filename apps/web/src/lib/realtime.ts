@@ -6,7 +6,7 @@ import type {
 } from '@telemedicina/shared';
 import { realtimePath } from '@telemedicina/shared';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { requestClientConfig } from './config-request';
 import { sessionState } from './session-state';
 
@@ -109,7 +109,12 @@ export function getRealtimeSocket(): Promise<RealtimeSocket> {
     return Promise.resolve(socket);
   }
   connecting ??= (async () => {
-    const config = (await requestClientConfig()) as ClientConfigResponse;
+    // The Socket.IO client is a chunk of its own, fetched with the configuration: a page draws its
+    // first screen without it (nothing waits for the connection to render).
+    const [config, { io }] = await Promise.all([
+      requestClientConfig() as Promise<ClientConfigResponse>,
+      import('socket.io-client'),
+    ]);
     const created: RealtimeSocket = io(realtimeUrl(config, window.location), {
       path: config.realtime.path ?? realtimePath,
       withCredentials: true,
