@@ -1,9 +1,8 @@
 import './app/mantine-styles';
 import './app/global.css';
-import type { MeResponse } from '@telemedicina/shared';
 import type { i18n as I18n } from 'i18next';
 import { createRoot } from 'react-dom/client';
-import { isLanguage } from '@telemedicina/shared';
+import { isLanguage, type Language, type MeResponse } from '@telemedicina/shared';
 import {
   detectStartLanguage,
   expectedAccountLanguage,
@@ -53,17 +52,23 @@ session.catch(() => undefined);
 // not after it (`applyAccountLanguage` then switches to a file already on its way).
 void session.then(
   (me) => {
-    if (
-      me &&
-      isLanguage(me.user.language) &&
-      me.user.language !== startLanguage &&
-      !hasChosenLanguageThisSession()
-    ) {
-      prefetchTranslations(me.user.language);
+    const language = accountLanguageToApply(me, startLanguage);
+    if (language) {
+      prefetchTranslations(language);
     }
   },
   () => undefined,
 );
+
+/**
+ * The account's language when the page must switch to it from `current`: signed in, a supported
+ * language, not the one already shown, and not overridden by a choice made with the switcher in
+ * this browser session (`useSessionSync` applies the same rule later). Null otherwise.
+ */
+function accountLanguageToApply(me: MeResponse | null, current: string): Language | null {
+  const language = me?.user.language;
+  return isLanguage(language) && language !== current && !hasChosenLanguageThisSession() ? language : null;
+}
 
 function startApp(i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): Promise<void> {
   return import('./app/start-app').then((app) => app.startApp(root, i18n, me));
@@ -85,9 +90,9 @@ async function applyAccountLanguage(i18n: I18n, me: MeResponse | null): Promise<
     }
     return;
   }
-  const language = me.user.language;
-  rememberAccountLanguage(language);
-  if (!isLanguage(language) || language === i18n.language || hasChosenLanguageThisSession()) {
+  rememberAccountLanguage(me.user.language);
+  const language = accountLanguageToApply(me, i18n.language);
+  if (!language) {
     return;
   }
   await i18n.changeLanguage(language);
