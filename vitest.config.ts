@@ -54,7 +54,9 @@ export default defineConfig({
           root: './e2e',
           environment: 'node',
           include: ['**/*.e2e.ts'],
-          testTimeout: 150_000,
+          // A journey step takes 10–110 s with two files sharing two cores; seen near 2× that when
+          // the machine itself was busy (a kernel memory monitor at a quarter of a core).
+          testTimeout: 240_000,
           hookTimeout: 180_000,
           // A page answers within a second on a quiet machine; CI runs two files at a time on two
           // cores, where a sign-in (argon2) or a first render can take a few.

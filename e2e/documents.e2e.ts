@@ -146,9 +146,18 @@ async function expectPdfViewer(page: Page): Promise<void> {
   await page.waitForTimeout(1_500);
 }
 
+/*
+ * One journey in steps (each its own test, so a slow machine's time is counted per step and a
+ * failure names the step): the patient's uploads and refusals, the doctor's previews and downloads,
+ * the screens in both languages and widths, the patient's removal. Later steps use the earlier ones'
+ * pages and documents.
+ */
 describe('chart documents', () => {
-  it('the patient uploads a PDF and a PNG; the doctor previews, downloads them byte for byte; refusals are explained', async () => {
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+  let patient: Page;
+  let doctor: Page;
+
+  it('the patient uploads a PDF and a PNG; refusals from the server are explained in the list', async () => {
+    patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
     await patient.getByTestId('admin-nav-myRecord').click();
     await patient.getByTestId('chart-documents').waitFor({ timeout: 20_000 });
 
@@ -194,9 +203,10 @@ describe('chart documents', () => {
     await patient.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' }).waitFor();
     await patient.getByTestId('document-row').filter({ hasText: 'Radiografía tórax.png' }).waitFor();
     expect(await patient.getByTestId('document-row').count()).toBe(2);
+  });
 
-    // The treating doctor sees both, previews the PDF and the image, and downloads the same bytes.
-    const doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
+  it('the treating doctor sees both, previews the PDF and the image, and downloads the same bytes', async () => {
+    doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
     await doctor.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     const pdfRow = doctor.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' });
     await pdfRow.waitFor({ timeout: 20_000 });
@@ -250,63 +260,63 @@ describe('chart documents', () => {
     expect(headers['content-disposition']).toMatch(
       /^attachment; filename="Anal_tica marzo\.pdf"; filename\*=UTF-8''/,
     );
+    await doctor.context().close();
+  });
 
-    // Screens for people to look at: the section, the viewer and the preview, es/en, desktop/phone.
-    for (const [lang, viewport] of [
-      ['es', 'desktop'],
-      ['en', 'desktop'],
-      ['es', 'phone'],
-      ['en', 'phone'],
-    ] as const) {
-      const page = await openSignedIn('medico1@example.com', lang, viewport);
-      await page.goto(`${server.baseUrl}/admin/patients/${patientId}`);
-      const section = page.getByTestId('chart-documents');
-      await section.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
-      await section.scrollIntoViewIfNeeded();
-      await page.waitForTimeout(300);
-      await section.screenshot({ path: join(shotDir, `section-doctor-${lang}-${viewport}.png`) });
-      await section
-        .getByTestId('document-row')
-        .filter({ hasText: 'Radiografía' })
-        .getByTestId('document-view')
-        .click();
-      await page.getByTestId('document-viewer-image').waitFor();
-      await page.waitForTimeout(500);
-      await shoot(page, `image-viewer-${lang}-${viewport}`);
-      await page.keyboard.press('Escape');
-      await page.getByTestId('document-viewer-image').waitFor({ state: 'detached' });
-      await section
-        .getByTestId('document-row')
-        .filter({ hasText: 'Analítica' })
-        .getByTestId('document-open')
-        .click();
-      await expectPdfViewer(page);
-      await shoot(page, `pdf-preview-${lang}-${viewport}`);
-      await page.context().close();
+  // Screens for people to look at: the section, the viewer and the preview, es/en, desktop/phone.
+  it.for([
+    ['es', 'desktop'],
+    ['en', 'desktop'],
+    ['es', 'phone'],
+    ['en', 'phone'],
+  ] as const)('the section, the viewers and the upload dialog (%s, %s)', async ([lang, viewport]) => {
+    const page = await openSignedIn('medico1@example.com', lang, viewport);
+    await page.goto(`${server.baseUrl}/admin/patients/${patientId}`);
+    const section = page.getByTestId('chart-documents');
+    await section.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
+    await section.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(300);
+    await section.screenshot({ path: join(shotDir, `section-doctor-${lang}-${viewport}.png`) });
+    await section
+      .getByTestId('document-row')
+      .filter({ hasText: 'Radiografía' })
+      .getByTestId('document-view')
+      .click();
+    await page.getByTestId('document-viewer-image').waitFor();
+    await page.waitForTimeout(500);
+    await shoot(page, `image-viewer-${lang}-${viewport}`);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('document-viewer-image').waitFor({ state: 'detached' });
+    await section
+      .getByTestId('document-row')
+      .filter({ hasText: 'Analítica' })
+      .getByTestId('document-open')
+      .click();
+    await expectPdfViewer(page);
+    await shoot(page, `pdf-preview-${lang}-${viewport}`);
+    await page.context().close();
 
-      const own = await openSignedIn('paciente1@example.com', lang, viewport);
-      await own.goto(`${server.baseUrl}/admin/my-record`);
-      const ownSection = own.getByTestId('chart-documents');
-      await ownSection.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
-      await ownSection.scrollIntoViewIfNeeded();
-      await own.waitForTimeout(300);
-      await ownSection.screenshot({ path: join(shotDir, `section-patient-${lang}-${viewport}.png`) });
-      await own.getByTestId('documents-upload').click();
-      await own.getByTestId('uploader-dropzone').waitFor();
-      await own.waitForTimeout(400);
-      await shoot(own, `upload-dialog-${lang}-${viewport}`);
-      await own.context().close();
-    }
+    const own = await openSignedIn('paciente1@example.com', lang, viewport);
+    await own.goto(`${server.baseUrl}/admin/my-record`);
+    const ownSection = own.getByTestId('chart-documents');
+    await ownSection.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
+    await ownSection.scrollIntoViewIfNeeded();
+    await own.waitForTimeout(300);
+    await ownSection.screenshot({ path: join(shotDir, `section-patient-${lang}-${viewport}.png`) });
+    await own.getByTestId('documents-upload').click();
+    await own.getByTestId('uploader-dropzone').waitFor();
+    await own.waitForTimeout(400);
+    await shoot(own, `upload-dialog-${lang}-${viewport}`);
+    await own.context().close();
+  });
 
-    // The patient removes their PDF (with confirmation); it leaves the list.
+  it('the patient removes their PDF (with confirmation); it leaves the list', async () => {
     await patient.reload();
     const ownPdf = patient.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' });
     await ownPdf.getByTestId('document-remove').click();
     await patient.getByTestId('document-remove-confirm').getByRole('button', { name: 'Retirar' }).click();
     await ownPdf.waitFor({ state: 'detached', timeout: 20_000 });
     expect(await patient.getByTestId('document-row').count()).toBe(1);
-
-    await doctor.context().close();
     await patient.context().close();
   });
 });

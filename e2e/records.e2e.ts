@@ -69,10 +69,16 @@ async function settle(page: Page): Promise<void> {
   await page.waitForTimeout(300);
 }
 
+/*
+ * One journey in steps (each its own test, so a slow machine's time is counted per step and a
+ * failure names the step); later steps use the earlier ones' pages and entries.
+ */
 describe('patient chart', () => {
-  it('a doctor adds an allergy, the patient sees it and the access; an outsider uses emergency access', async () => {
-    // The treating doctor finds the patient in their list and adds an allergy.
-    const doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
+  let doctor: Page;
+  let patient: Page;
+
+  it('the treating doctor finds the patient in their list and adds an allergy, a condition and a medication', async () => {
+    doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
     await doctor.getByTestId('admin-nav-patients').click();
     await doctor.getByTestId('patients-table').waitFor();
     await doctor.getByTestId('patient-row-name').filter({ hasText: 'Pablo Paciente' }).first().click();
@@ -100,9 +106,11 @@ describe('patient chart', () => {
       .getByTestId('chart-medication')
       .filter({ hasText: 'Enalapril' })
       .waitFor({ timeout: 20_000 });
+    await doctor.context().close();
+  });
 
-    // The patient sees the allergy in their own chart (read-only lists) and the doctor in the log.
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+  it('the patient sees the allergy in their own chart (read-only lists) and the doctor in the access log', async () => {
+    patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
     await patient.getByTestId('admin-nav-myRecord').click();
     await patient.getByTestId('chart-allergy').filter({ hasText: 'Penicilina' }).waitFor({ timeout: 20_000 });
     expect(await patient.getByTestId('chart-add-allergy').count()).toBe(0);
@@ -110,7 +118,9 @@ describe('patient chart', () => {
     await patient.getByTestId('my-record-access-log').click();
     await patient.getByTestId('record-access-table').waitFor();
     await patient.getByTestId('access-row-who').filter({ hasText: 'Dra. Lucía Martínez' }).first().waitFor();
+  });
 
+  it('a doctor without a relationship is refused, then opens the chart with a reasoned emergency access the patient sees', async () => {
     // A doctor without a relationship is refused, then opens the chart with a reasoned emergency access.
     const outsider = await openSignedIn(outsiderEmail, 'es', 'desktop');
     await outsider.goto(`${server.baseUrl}/admin/patients/${patientId}`);
@@ -136,14 +146,19 @@ describe('patient chart', () => {
       .waitFor({ timeout: 20_000 });
     await settle(patient);
     await screenshot(patient, 'records-access-log-es-desktop');
+    await outsider.context().close();
+    await patient.context().close();
+  });
 
-    // Screens for people to look at, in both languages, desktop and phone.
-    for (const [lang, viewport] of [
-      ['es', 'desktop'],
-      ['en', 'desktop'],
-      ['es', 'phone'],
-      ['en', 'phone'],
-    ] as const) {
+  // Screens for people to look at, in both languages, desktop and phone.
+  it.for([
+    ['es', 'desktop'],
+    ['en', 'desktop'],
+    ['es', 'phone'],
+    ['en', 'phone'],
+  ] as const)(
+    'the patient list, both charts, the access log and the emergency form (%s, %s)',
+    async ([lang, viewport]) => {
       const doctorPage = await openSignedIn('medico1@example.com', lang, viewport);
       await doctorPage.goto(`${server.baseUrl}/admin/patients`);
       await doctorPage.getByTestId('patient-row-name').first().waitFor({ timeout: 20_000 });
@@ -175,9 +190,6 @@ describe('patient chart', () => {
         await screenshot(outsiderPage, `records-emergency-${lang}-${viewport}`);
         await outsiderPage.context().close();
       }
-    }
-    await outsider.context().close();
-    await patient.context().close();
-    await doctor.context().close();
-  });
+    },
+  );
 });

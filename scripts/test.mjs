@@ -54,6 +54,18 @@ async function vitest(label, args, env = {}) {
     name: `${label}: ${report.numPassedTests} passed, ${report.numFailedTests + brokenFiles.length} failed`,
     ok: code === 0 && ran > 0,
   });
+  // Name what failed beside the summary: the tail of a CI log is often all that is kept.
+  for (const file of report.testResults) {
+    const where = file.name.replace(`${root}/`, '');
+    for (const test of file.assertionResults.filter((result) => result.status === 'failed')) {
+      const reason = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+      rows.push({ name: `  ${where} › ${test.fullName}${reason ? ` — ${reason}` : ''}`, ok: false });
+    }
+  }
+  for (const file of brokenFiles) {
+    const reason = (file.message ?? '').split('\n')[0].slice(0, 200);
+    rows.push({ name: `  ${file.name.replace(`${root}/`, '')} did not load${reason ? ` — ${reason}` : ''}`, ok: false });
+  }
   if (ran === 0) {
     record(`${label}: no test ran`, false);
   } else if (code !== 0 && report.numFailedTests + brokenFiles.length === 0) {
