@@ -14,7 +14,7 @@
  * cost points.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -248,6 +248,7 @@ async function audit(
     if (process.env.LIGHTHOUSE_REPORT_DIR) {
       // The whole report, to read the request chains and audits by hand.
       const name = `${new URL(url).pathname.replace(/\W+/g, '-') || 'root'}-${run}.json`;
+      mkdirSync(process.env.LIGHTHOUSE_REPORT_DIR, { recursive: true });
       writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse${name}`), JSON.stringify(lhr));
     }
     if (lhr.runtimeError && retries > 0) {
