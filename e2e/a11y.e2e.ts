@@ -171,7 +171,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     }
     expect(checked).toContain('verify prescription result');
     expectClean();
-  }, 120_000);
+  });
 
   it('patient: dashboard, profile, doctors and booking, appointments, device check, waiting, chart, prescriptions', async () => {
     problems.length = 0;
@@ -242,7 +242,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await phone.context().close();
     expect(checked).toContain('visit call (patient)');
     expectClean();
-  }, 150_000);
+  });
 
   it('doctor and staff: dashboards, schedule, agenda, patients, chart, new prescription', async () => {
     problems.length = 0;
@@ -273,7 +273,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await staff.context().close();
     expect(checked).toContain('new prescription');
     expectClean();
-  }, 120_000);
+  });
 
   it('admin: dashboard, users, roles, specialties, doctor schedule, audit, outbox, settings', async () => {
     problems.length = 0;
@@ -304,5 +304,5 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await phone.context().close();
     expect(checked).toContain('settings');
     expectClean();
-  }, 120_000);
+  });
 });

@@ -254,5 +254,5 @@ describe('keyboard only', () => {
     expect(walked.length).toBeGreaterThanOrEqual(15);
     await doctor.context().close();
     await patient.context().close();
-  }, 180_000);
+  });
 });

@@ -95,17 +95,18 @@ function bootHints(): Plugin {
 }
 
 /**
- * Writes `sign-in-prerender.json`: the signed-out start page's first screen as static HTML per
- * language (src/features/auth/prerender.tsx), which the server puts inside `#root` of `/` so the
- * page is drawn before its scripts have run. Rendered by a server-side build of that module with
- * the same plugins and aliases, so CSS module class names are the client build's.
+ * Writes the pages drawn before their scripts run, as static HTML per language, which the server
+ * puts inside `#root` (page-hints.ts): `sign-in-prerender.json`, the signed-out start page's sign-in
+ * screen (src/features/auth/prerender.tsx), and `home-prerender.json`, the signed-in start page's
+ * frame and heading (src/app/prerender-home.tsx). Rendered by a server-side build of those modules
+ * with the same plugins and aliases, so CSS module class names are the client build's.
  */
-function prerenderSignIn(): Plugin {
+function prerenderPages(): Plugin {
   let root = '';
   let outDir = '';
   let isSsrBuild = false;
   return {
-    name: 'telemedicina-prerender-sign-in',
+    name: 'telemedicina-prerender-pages',
     apply: 'build',
     configResolved(config) {
       root = config.root;
@@ -116,7 +117,7 @@ function prerenderSignIn(): Plugin {
       if (isSsrBuild) {
         return;
       }
-      // Inside the project, so the rendered module finds the dependencies in node_modules.
+      // Inside the project, so the rendered modules find the dependencies in node_modules.
       const temporary = mkdtempSync(path.join(root, 'node_modules', '.telemedicina-prerender-'));
       try {
         await build({
@@ -126,25 +127,40 @@ function prerenderSignIn(): Plugin {
           plugins: [react()],
           resolve: { alias: { '@telemedicina/shared': sharedSource } },
           build: {
-            ssr: 'src/features/auth/prerender.tsx',
+            ssr: true,
             outDir: temporary,
             emptyOutDir: true,
             sourcemap: false,
-            rolldownOptions: { output: { entryFileNames: 'prerender.mjs' } },
+            rolldownOptions: {
+              input: { 'sign-in': 'src/features/auth/prerender.tsx', home: 'src/app/prerender-home.tsx' },
+              output: { entryFileNames: '[name].mjs' },
+            },
           },
           ssr: { noExternal: [/^@telemedicina\//] },
         });
-        const { prerenderSignIn: render } = (await import(
-          pathToFileURL(path.join(temporary, 'prerender.mjs')).href
-        )) as { prerenderSignIn: (language: string, resources: unknown) => Promise<string> };
-        const markup: Record<string, string> = {};
-        for (const language of ['es', 'en']) {
-          const resources: unknown = JSON.parse(
-            readFileSync(path.join(outDir, 'assets', 'i18n', `${language}.json`), 'utf8'),
-          );
-          markup[language] = await render(language, resources);
+        type Render = (language: string, resources: unknown) => Promise<string>;
+        const pages: { module: string; exportName: string; file: string }[] = [
+          { module: 'sign-in.mjs', exportName: 'prerenderSignIn', file: 'sign-in-prerender.json' },
+          { module: 'home.mjs', exportName: 'prerenderHome', file: 'home-prerender.json' },
+        ];
+        for (const page of pages) {
+          const loaded = (await import(pathToFileURL(path.join(temporary, page.module)).href)) as Record<
+            string,
+            Render
+          >;
+          const render = loaded[page.exportName];
+          if (!render) {
+            throw new Error(`${page.module} does not export ${page.exportName}`);
+          }
+          const markup: Record<string, string> = {};
+          for (const language of ['es', 'en']) {
+            const resources: unknown = JSON.parse(
+              readFileSync(path.join(outDir, 'assets', 'i18n', `${language}.json`), 'utf8'),
+            );
+            markup[language] = await render(language, resources);
+          }
+          writeFileSync(path.join(outDir, page.file), `${JSON.stringify(markup)}\n`);
         }
-        writeFileSync(path.join(outDir, 'sign-in-prerender.json'), `${JSON.stringify(markup)}\n`);
       } finally {
         rmSync(temporary, { recursive: true, force: true });
       }
@@ -187,7 +203,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), bootHints(), prerenderSignIn(), precompress()],
+  plugins: [react(), bootHints(), prerenderPages(), precompress()],
   resolve: { alias: { '@telemedicina/shared': sharedSource } },
   build: {
     outDir: 'dist',

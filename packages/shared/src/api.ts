@@ -7,6 +7,16 @@ import { realtimePath } from './realtime.js';
 /** Every REST route lives under this prefix; the client's default base URL. */
 export const apiBasePath = '/api/v1';
 
+/**
+ * Cookie the web app keeps with what the signed-in start page (`/admin`) last showed in this
+ * browser: `dashboard` (a clinic administrator's) or `home` (everyone else's). The server sends
+ * `/admin` with the home page's frame drawn in advance unless it says `dashboard` — a guess for the
+ * first paint only; the session decides what the page shows.
+ */
+export const startPageCookieName = 'tm_start';
+export const startPages = ['home', 'dashboard'] as const;
+export type StartPage = (typeof startPages)[number];
+
 /** Where a request value failed validation, so the client can map issues to form fields. */
 export const validationLocations = ['body', 'querystring', 'params', 'headers'] as const;
 export type ValidationLocation = (typeof validationLocations)[number];

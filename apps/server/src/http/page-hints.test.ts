@@ -29,11 +29,18 @@ const prerendered = {
   en: '<div class="signin-prerender" inert><h1>Sign in</h1></div>',
 };
 
+const homePrerendered = {
+  es: '<div class="home-prerender" inert><main><h1>Inicio</h1></main></div>',
+  en: '<div class="home-prerender" inert><main><h1>Home</h1></main></div>',
+};
+
 async function makeDist(withHints: boolean, withPrerender = false, withStyles = true): Promise<string> {
   const dist = await mkdtemp(path.join(tmpdir(), 'telemedicina-hints-'));
   if (withStyles) {
     await mkdir(path.join(dist, 'assets'), { recursive: true });
     await writeFile(path.join(dist, 'assets', 'SignInForm-C.css'), '.form{color:red}');
+    await writeFile(path.join(dist, 'assets', 'AdminShell-F.css'), '.shell{color:blue}');
+    await writeFile(path.join(dist, 'assets', 'home-I.css'), '.home{color:green}');
   }
   await writeFile(path.join(dist, 'index.html'), withPrerender ? splashHtml : indexHtml);
   if (withHints) {
@@ -41,6 +48,7 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
   }
   if (withPrerender) {
     await writeFile(path.join(dist, 'sign-in-prerender.json'), JSON.stringify(prerendered));
+    await writeFile(path.join(dist, 'home-prerender.json'), JSON.stringify(homePrerendered));
   }
   return dist;
 }
@@ -154,6 +162,56 @@ describe('the pre-rendered sign-in screen', () => {
       '/assets/AdminShell-E.js',
     ]);
     expect(pageFor('/register', 'es', false).html).toContain('boot-splash');
+  });
+});
+
+describe('the pre-rendered signed-in home', () => {
+  it('replaces the splash on /admin with a session, in its language, with its styles in the page', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    const es = pageFor('/admin', 'es', true).html;
+    expect(es).toContain(
+      '<div id="root"><div class="home-prerender" inert><main><h1>Inicio</h1></main></div></div>',
+    );
+    expect(es).not.toContain('boot-splash');
+    expect(es).toContain('<html lang="es"');
+    expect(es).toContain('<style>.shell{color:blue}\n.home{color:green}</style>');
+    // Nothing competes with the first paint: the scripts are found by the entry as it runs.
+    expect(preloads(es)).toEqual([]);
+    expect(pageFor('/admin/', 'en', true).html).toContain('<h1>Home</h1>');
+  });
+
+  it('is not sent to a browser whose start page was the clinic dashboard (the app frame is hinted)', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    const html = pageFor('/admin', 'es', true, true).html;
+    expect(html).toContain('boot-splash');
+    expect(html).not.toContain('home-prerender');
+    expect(preloads(html)).toEqual([
+      '/assets/react-H.js',
+      '/assets/AdminShell-F.css',
+      '/assets/start-app-D.js',
+      '/assets/AdminShell-E.js',
+    ]);
+  });
+
+  it('is not sent without a session, nor on other signed-in pages', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    for (const [pathName, hasSession] of [
+      ['/admin', false],
+      ['/admin/users', true],
+      ['/', true],
+    ] as const) {
+      const html = pageFor(pathName, 'es', hasSession).html;
+      expect(html).toContain('boot-splash');
+      expect(html).not.toContain('home-prerender');
+    }
+  });
+
+  it('links its styles render-blocking when a style file cannot be read', async () => {
+    const pageFor = createPageHints(await makeDist(true, true, false))!;
+    const es = pageFor('/admin', 'es', true).html;
+    expect(es).toContain('home-prerender');
+    expect(es).toContain('<link rel="stylesheet" crossorigin href="/assets/AdminShell-F.css" />');
+    expect(preloads(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css']);
   });
 });
 

@@ -43,15 +43,23 @@ export interface PageVariant {
  * the page is drawn before its scripts run (`main.tsx` renders the live screen over it), with its
  * styles render-blocking. Without the pre-rendered screen (an older build), hints instead:
  * `modulepreload` for the sign-in chunk's scripts, `preload` for its styles and translations, so
- * they come in the first wave instead of after the entry has downloaded and run. Any other page is
- * index.html as built.
+ * they come in the first wave instead of after the entry has downloaded and run.
+ *
+ * `/admin` with a session cookie, per language likewise: the signed-in frame and the home page's
+ * heading pre-rendered at build time (apps/web/src/app/prerender-home.tsx) with their styles inline,
+ * drawn from the HTML before the application's scripts (found by the entry as it runs, as on the
+ * sign-in page: hinted, on a slow network they took the bandwidth and the first paint came at
+ * 3.1–3.8 s instead of ~1 s); not when the browser's last start page was the clinic dashboard
+ * (`startsOnDashboard`, from `startPageCookieName`). Any other page is index.html as built (signed-in pages with hints).
  *
  * Returns null without `boot-hints.json` (an older build, or a test's): the page is then served as
  * built.
  */
 export function createPageHints(
   root: string,
-): ((pathName: string, language: Language, hasSession: boolean) => PageVariant) | null {
+):
+  | ((pathName: string, language: Language, hasSession: boolean, startsOnDashboard?: boolean) => PageVariant)
+  | null {
   const hintsFile = path.join(root, 'boot-hints.json');
   if (!existsSync(hintsFile)) {
     return null;
@@ -66,19 +74,29 @@ export function createPageHints(
   if (!indexHtml.includes('</head>')) {
     return null;
   }
-  const prerendered = readPrerendered(path.join(root, 'sign-in-prerender.json'));
-  const inlineStyles = prerendered ? readStyles(root, hints.signIn?.styles ?? []) : null;
+  const prerendered = {
+    signIn: readPrerendered(path.join(root, 'sign-in-prerender.json')),
+    adminHome: readPrerendered(path.join(root, 'home-prerender.json')),
+  };
+  const inlineStyles = {
+    signIn: prerendered.signIn ? readStyles(root, hints.signIn?.styles ?? []) : null,
+    adminHome: prerendered.adminHome
+      ? readStyles(root, [...new Set([...(hints.app?.styles ?? []), ...(hints.home?.styles ?? [])])])
+      : null,
+  };
   const variants = new Map<string, PageVariant>();
-  return (pathName, language, hasSession) => {
+  return (pathName, language, hasSession, startsOnDashboard = false) => {
     // A visitor with a session cookie is most likely signed in: `/` moves them on into the app.
-    const kind = pageKind(pathName, hasSession);
-    const key = kind === 'signIn' ? `${kind}:${language}` : kind;
+    const kind = pageKind(pathName, hasSession, startsOnDashboard);
+    const isPrerenderable = kind === 'signIn' || kind === 'adminHome';
+    const key = isPrerenderable ? `${kind}:${language}` : kind;
     let variant = variants.get(key);
     if (!variant) {
-      const markup = kind === 'signIn' ? prerendered?.[language] : undefined;
+      const markup = isPrerenderable ? prerendered[kind]?.[language] : undefined;
+      const styles = isPrerenderable ? inlineStyles[kind] : null;
       const tags =
-        markup !== undefined && inlineStyles !== null
-          ? `    <style>${inlineStyles}</style>\n`
+        markup !== undefined && styles !== null
+          ? `    <style>${styles}</style>\n`
           : hintTags(hints, kind, language, markup !== undefined);
       let html = indexHtml.replace('</head>', `${tags}</head>`);
       if (markup !== undefined) {
@@ -95,12 +113,14 @@ export function createPageHints(
   };
 }
 
-function pageKind(pathName: string, hasSession: boolean): PageKind {
+function pageKind(pathName: string, hasSession: boolean, startsOnDashboard: boolean): PageKind {
   if (!hasSession) {
     return pathName === '/' ? 'signIn' : 'other';
   }
   if (/^\/admin\/?$/.test(pathName)) {
-    return 'adminHome';
+    // A clinic administrator's `/admin` is the dashboard (the web app's `startPageCookieName`):
+    // neither the home page's frame nor its scripts.
+    return startsOnDashboard ? 'signedIn' : 'adminHome';
   }
   return pathName === '/' || pathName.startsWith('/admin/') ? 'signedIn' : 'other';
 }
@@ -199,7 +219,7 @@ function hintTags(hints: BootHints, kind: PageKind, language: Language, isPreren
           : `<link rel="preload" as="style" crossorigin href="${escapeAttribute(style)}" />`,
       );
     }
-    // The pre-rendered screen is drawn from the HTML and its styles alone: nothing else may compete
+    // A pre-rendered screen is drawn from the HTML and its styles alone: nothing else may compete
     // with them for the network before that first paint, so its scripts and texts are left to be
     // discovered by the entry as it runs (see `withPrerendered`).
     for (const script of isPrerendered ? [] : (step?.scripts ?? [])) {

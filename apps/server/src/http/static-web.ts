@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { realtimePath } from '@telemedicina/shared';
+import { realtimePath, startPageCookieName } from '@telemedicina/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readCookie, sessionCookieName } from './cookies.js';
@@ -72,6 +72,7 @@ export const staticWeb = fp<StaticWebOptions>(
           request.headers['accept-language'],
         ),
         readCookie(request.headers.cookie, sessionCookieName) !== null,
+        readCookie(request.headers.cookie, startPageCookieName) === 'dashboard',
       );
       const accepted = String(request.headers['accept-encoding'] ?? '');
       void reply

@@ -57,7 +57,15 @@ export const routes: RouteObject[] = [
           {
             lazy: async () => ({ Component: (await import('./AdminShell')).AdminShell }),
             children: [
-              { index: true, lazy: async () => ({ Component: (await import('./HomeRoute')).HomeRoute }) },
+              {
+                index: true,
+                lazy: async () => {
+                  const route = await import('./HomeRoute');
+                  // The home page's module too (a failure is left to the page's own lazy load).
+                  await route.loadHomePage().catch(() => undefined);
+                  return { Component: route.HomeRoute };
+                },
+              },
               {
                 path: 'components',
                 lazy: async () => ({

@@ -34,7 +34,18 @@ import { UserMenu } from './UserMenu';
  * profile's security screen (the route guard keeps them there). `headerActions` (the app layer's
  * notification bell) sit before the user menu once the session is fully set up.
  */
-export function AdminLayout({ headerActions }: { headerActions?: ReactNode } = {}) {
+export function AdminLayout({
+  headerActions,
+  isPreview = false,
+}: {
+  headerActions?: ReactNode;
+  /**
+   * Drawn before the session is known (the pre-rendered page, app/prerender-home.tsx): without the
+   * navigation's links, since which ones appear depends on the person's permissions — the live page
+   * adds them all at once instead of moving the few every account has.
+   */
+  isPreview?: boolean;
+} = {}) {
   const { t } = useTranslation();
   const [isNavOpen, { toggle: toggleNav, close: closeNav }] = useDisclosure(false);
   const permissions = usePermissions();
@@ -42,13 +53,17 @@ export function AdminLayout({ headerActions }: { headerActions?: ReactNode } = {
   const me = useMe().data;
   const clinic = usePublicConfig().data?.clinic;
   // Phones have no room for the switcher in the header: it moves to the foot of the navigation.
-  const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
+  // Read at the first render (not in an effect), so a phone never draws it in the header first; a
+  // render without a window (the pre-rendered page) takes the phone's layout.
+  const isWide = useMediaQuery('(min-width: 48em)', false, { getInitialValueInEffect: false }) ?? false;
   const isEnrollmentRequired = me?.session.mfaEnrollmentRequired ?? false;
-  const visibleItems = isEnrollmentRequired
-    ? navigationItems
-        .filter((item) => item.key === 'profile')
-        .map((item) => ({ ...item, to: mfaEnrollmentPath }))
-    : navigationItems.filter((item) => !item.anyOf || hasAnyPermission(permissions, item.anyOf));
+  const visibleItems = isPreview
+    ? []
+    : isEnrollmentRequired
+      ? navigationItems
+          .filter((item) => item.key === 'profile')
+          .map((item) => ({ ...item, to: mfaEnrollmentPath }))
+      : navigationItems.filter((item) => !item.anyOf || hasAnyPermission(permissions, item.anyOf));
 
   return (
     <AppShell

@@ -99,6 +99,22 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     await waitFor(() => expect(currentPath(router)).toBe('/admin/my-record'));
   });
 
+  it('announces the list while it loads as a named status region (axe: a label needs a role)', async () => {
+    signIn(['appointments.read.own'], 'pat-1');
+    const held: (() => void)[] = [];
+    api.routes['GET /api/v1/appointments'] = (_request, response) => {
+      held.push(() => sendJson(response, 200, { data: [], page: 1, pageSize: 20, total: 0 }));
+    };
+    const answer = () => held.splice(0).forEach((send) => send());
+    renderApp('/admin');
+    const loading = await screen.findByRole('status', { name: 'Cargando sus próximas citas…' }, slow);
+    expect(loading.getAttribute('aria-busy')).toBe('true');
+    await waitFor(() => expect(held.length).toBeGreaterThan(0), slow);
+    answer();
+    await screen.findByTestId('home-upcoming-empty', {}, slow);
+    expect(screen.queryByRole('status', { name: 'Cargando sus próximas citas…' })).toBeNull();
+  });
+
   it('offers booking when nothing is ahead', async () => {
     signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read'], 'pat-1');
     appointments = [sample({ id: 'past', inMinutes: -90, status: 'completed' })];

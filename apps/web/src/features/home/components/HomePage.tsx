@@ -122,7 +122,7 @@ function UpcomingAppointments({
         </Button>
       </Group>
       {appointments.isPending ? (
-        <Stack gap="sm" aria-busy="true" aria-label={t('home.upcoming.loading')}>
+        <Stack gap="sm" role="status" aria-busy="true" aria-label={t('home.upcoming.loading')}>
           {Array.from({ length: upcomingLimit }, (_, index) => (
             <Skeleton key={index} height={72} radius="md" />
           ))}
