@@ -48,9 +48,10 @@ export interface PageVariant {
  * `/admin` with a session cookie, per language likewise: the signed-in frame and the home page's
  * heading pre-rendered at build time (apps/web/src/app/prerender-home.tsx) with their styles inline,
  * drawn from the HTML before the application's scripts (found by the entry as it runs, as on the
- * sign-in page: hinted, on a slow network they took the bandwidth and the first paint came at
- * 3.1–3.8 s instead of ~1 s); not when the browser's last start page was the clinic dashboard
- * (`startsOnDashboard`, from `startPageCookieName`). Any other page is index.html as built (signed-in pages with hints).
+ * sign-in page: hinted as well, they shared a slow network with the first paint, which came at
+ * 3.1–3.8 s instead of 1.4 s in Lighthouse's mobile run); not when the browser's last start page
+ * was the clinic dashboard (`startsOnDashboard`, from `startPageCookieName`). Any other page is
+ * index.html as built, with the hints above on signed-in pages.
  *
  * Returns null without `boot-hints.json` (an older build, or a test's): the page is then served as
  * built.
