@@ -264,6 +264,9 @@ describe('video visit in the browser', () => {
     expect(await error.textContent()).toContain('ya se ha usado');
     await screenshot(other, 'visit-guest-used-es-desktop');
 
+    // The host's page is behind the three other windows opened since: Chromium may stop drawing
+    // frames for it, and a click waits for frames (twice in CI the end dialog never came up).
+    await host.bringToFront();
     await host.getByTestId('visit-end').click();
     await host.getByTestId('visit-end-dialog-confirm').click();
     await guest.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
