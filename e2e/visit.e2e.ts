@@ -264,12 +264,15 @@ describe('video visit in the browser', () => {
     expect(await error.textContent()).toContain('ya se ha usado');
     await screenshot(other, 'visit-guest-used-es-desktop');
 
-    // The host's page is behind the three other windows opened since: Chromium may stop drawing
-    // frames for it, and a click waits for frames (twice in CI the end dialog never came up).
+    // Each page is brought to the front before it is used: behind the other windows Chromium
+    // throttles a page (twice in CI the host's end dialog never came up; with only the host brought
+    // forward, the patient's page then missed the end for 20 s).
     await host.bringToFront();
     await host.getByTestId('visit-end').click();
     await host.getByTestId('visit-end-dialog-confirm').click();
+    await guest.bringToFront();
     await guest.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
+    await patient.bringToFront();
     await patient.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
     await screenshot(patient, 'visit-ended-en-phone');
     await screenshot(host, 'visit-ended-es-desktop-host');
