@@ -12,6 +12,8 @@ import {
   rememberAccountLanguage,
   startI18n,
 } from './lib/i18n';
+import { requestBootConfig } from './lib/config-request';
+import { warmIntl } from './lib/intl-warmup';
 import { getMe } from './lib/me';
 import { signedInTarget } from './lib/return-to';
 import { installTestHooks } from './lib/test-hooks';
@@ -123,13 +125,31 @@ if (isStartPage) {
     });
   });
 } else {
-  // The application's chunk downloads meanwhile (`import()` starts at once; rendering waits).
-  const app = import('./app/start-app');
-  preloadRouteChunks(window.location.pathname);
+  // The clinic's settings, asked beside the session: the frame's first render then has them.
+  const config = requestBootConfig();
+  config.catch(() => undefined);
+  // While the page waits for the network, a worker loads the browser's locale data.
+  warmIntl(startLanguage);
+  // The application's chunk downloads meanwhile (rendering waits). Asked for in the next task:
+  // adding the download hints for it and the route's chunks is a few dozen elements, which would
+  // otherwise lengthen this one (the modules' evaluation, already the longest of the boot).
+  const app = nextTask().then(() => {
+    const loading = import('./app/start-app');
+    preloadRouteChunks(window.location.pathname);
+    return loading;
+  });
   void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
     await applyAccountLanguage(i18n, me);
-    (await app).startApp(root, i18n, session);
+    const application = await app;
+    // The application's modules ran in the task that loaded them; the first render starts in
+    // the next one, so the two do not add up to one long task that keeps the page from answering.
+    await nextTask();
+    application.startApp(root, i18n, session, config);
   });
+}
+
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /**

@@ -53,7 +53,14 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
   return dist;
 }
 
-const preloads = (html: string) => [...html.matchAll(/href="([^"]+)"/g)].map((match) => match[1]);
+/** The addresses the page makes the browser fetch (a `disabled` stylesheet link is not fetched). */
+const preloads = (html: string) =>
+  [...html.matchAll(/<link [^>]*href="([^"]+)"[^>]*>/g)]
+    .filter((match) => !/\sdisabled[\s/>]/.test(match[0]))
+    .map((match) => match[1]);
+/** The inlined style files marked as loaded for Vite's loader: `disabled` stylesheet links. */
+const disabledStyles = (html: string) =>
+  [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)" disabled \/>/g)].map((match) => match[1]);
 
 describe('pageLanguage', () => {
   it.each([
@@ -137,6 +144,8 @@ describe('the pre-rendered sign-in screen', () => {
     expect(es).toContain('<style>.form{color:red}</style>');
     // Nothing competes with the first paint: scripts and texts are found by the entry as it runs.
     expect(preloads(es)).toEqual([]);
+    // The live screen's loader does not link the inlined files again.
+    expect(disabledStyles(es)).toEqual(['/assets/SignInForm-C.css']);
     const en = pageFor('/', 'en', false).html;
     expect(en).toContain('<h1>Sign in</h1>');
     expect(en).toContain('<html lang="en" data-mantine-color-scheme="light">');
@@ -177,6 +186,7 @@ describe('the pre-rendered signed-in home', () => {
     expect(es).toContain('<style>.shell{color:blue}\n.home{color:green}</style>');
     // Nothing competes with the first paint: the scripts are found by the entry as it runs.
     expect(preloads(es)).toEqual([]);
+    expect(disabledStyles(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css']);
     expect(pageFor('/admin/', 'en', true).html).toContain('<h1>Home</h1>');
   });
 

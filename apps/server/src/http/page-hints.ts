@@ -97,7 +97,7 @@ export function createPageHints(
       const styles = isPrerenderable ? inlineStyles[kind] : null;
       const tags =
         markup !== undefined && styles !== null
-          ? `    <style>${styles}</style>\n`
+          ? inlineStyleTags(styles)
           : hintTags(hints, kind, language, markup !== undefined);
       let html = indexHtml.replace('</head>', `${tags}</head>`);
       if (markup !== undefined) {
@@ -145,14 +145,19 @@ function readPrerendered(file: string): Partial<Record<Language, string>> | null
   }
 }
 
+/** Style files inlined in a page: their text, and the files it came from. */
+interface InlineStyles {
+  text: string;
+  files: string[];
+}
+
 /**
  * The sign-in screen's styles, to put in the page with the pre-rendered screen: drawn from the
  * HTML alone, without a request per style file (the build keeps each shared component's styles
  * in a file of its own; on a slow network, several render-blocking requests would delay the first
- * paint). The CSP allows inline styles. The live screen's loader still links the same files (the
- * same rules again, in the same order). Null when a file is missing or could not be inlined safely.
+ * paint). The CSP allows inline styles. Null when a file is missing or could not be inlined safely.
  */
-function readStyles(root: string, styles: string[]): string | null {
+function readStyles(root: string, styles: string[]): InlineStyles | null {
   const texts: string[] = [];
   for (const style of styles) {
     const file = path.join(root, style.replace(/^\/+/, ''));
@@ -165,7 +170,21 @@ function readStyles(root: string, styles: string[]): string | null {
     }
     texts.push(text);
   }
-  return texts.join('\n');
+  return { text: texts.join('\n'), files: styles };
+}
+
+/**
+ * The inlined styles, and for each file they came from a `disabled` stylesheet link, which the
+ * browser does not fetch: Vite's loader (the preload helper) counts a file as loaded when a
+ * stylesheet link with its address is in the page, so the live screen does not link the same
+ * rules again — without these, the scripts added a link per file, each a request and a restyle of
+ * the whole page while it boots (≈ 75 ms of main thread at Lighthouse's 4× CPU on `/admin`).
+ */
+function inlineStyleTags(styles: InlineStyles): string {
+  const links = styles.files.map(
+    (file) => `    <link rel="stylesheet" crossorigin href="${escapeAttribute(file)}" disabled />\n`,
+  );
+  return `    <style>${styles.text}</style>\n${links.join('')}`;
 }
 
 /**

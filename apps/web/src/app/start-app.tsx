@@ -4,6 +4,7 @@ import { startTransition, StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
+import { getPublicConfig, publicConfigQuery, readPublicConfig } from '../lib/public-config';
 import { getMe, meQuery } from '../lib/session';
 import { AppProviders, createQueryClient } from './AppProviders';
 import { routes } from './routes';
@@ -12,15 +13,27 @@ import { routes } from './routes';
  * Boots the whole application in `root` at the page's current address (`main.tsx` loads this
  * chunk for every page but the signed-out start page, and there once the person signs in or
  * follows a link). `me` is the session as the start already knows it, or its pending `GET /me`
- * (asked by `main.tsx` in parallel with this chunk, so it is not asked twice).
+ * (asked by `main.tsx` in parallel with this chunk, so it is not asked twice); `config`, when given,
+ * the pending `GET /config` asked likewise, which the public settings' query starts from.
  */
-export function startApp(root: Root, i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): void {
+export function startApp(
+  root: Root,
+  i18n: I18n,
+  me: MeResponse | null | Promise<MeResponse | null>,
+  config?: Promise<unknown>,
+): void {
   const queryClient = createQueryClient();
   if (me instanceof Promise) {
     // A failed early request is asked again the usual way (the query's own retry applies).
     void queryClient.prefetchQuery({ ...meQuery, queryFn: ({ signal }) => me.catch(() => getMe(signal)) });
   } else {
     queryClient.setQueryData(meQuery.queryKey, me);
+  }
+  if (config) {
+    void queryClient.prefetchQuery({
+      ...publicConfigQuery,
+      queryFn: () => config.then(readPublicConfig, () => getPublicConfig()),
+    });
   }
   const router = createBrowserRouter(routes);
   // A transition: React renders the application in slices, yielding to the browser between them,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, startTestServer } from '../test/http-server';
-import { requestClientConfig } from './config-request';
+import { requestBootConfig, requestClientConfig } from './config-request';
 import { getPublicConfig } from './public-config';
 
 describe('requestClientConfig against a real HTTP server', () => {
@@ -44,5 +44,16 @@ describe('requestClientConfig against a real HTTP server', () => {
     expect(settings.clinic?.name).toBe('Clínica Norte');
     expect(await requestClientConfig()).toEqual({ version: '2', clinic });
     expect(answered).toBe(2);
+  });
+
+  it('gives the boot answer to the next reader once, then asks the server again', async () => {
+    const before = answered;
+    const boot = await requestBootConfig();
+    expect(answered).toBe(before + 1);
+    expect(await requestClientConfig()).toBe(boot);
+    expect(answered).toBe(before + 1);
+    const fresh = await requestClientConfig();
+    expect(answered).toBe(before + 2);
+    expect(fresh).toEqual({ version: String(before + 2), clinic });
   });
 });
