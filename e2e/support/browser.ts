@@ -32,7 +32,10 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     '--disable-dev-shm-usage',
   ];
   if (options.fakeMedia) {
-    args.push('--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream');
+    // The fake camera at 10 frames a second (its default is 20): every page of a call encodes and
+    // decodes 720p video in software, and with three or four such pages on a two-core machine the
+    // calls starved each other (remote video missing for 30 s, clicks waiting for frames).
+    args.push('--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream=fps=10');
   }
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args });
   return { browser, close: () => browser.close() };
