@@ -8,6 +8,8 @@
  *   npm run bench:lighthouse                  (the build must exist: npm run build)
  *   LIGHTHOUSE_RUNS=3 npm run bench:lighthouse (median of several runs per page)
  *   LIGHTHOUSE_REPORT_DIR=/tmp/lh npm run bench:lighthouse (also writes each full report there)
+ *   LIGHTHOUSE_PAGES=dashboard npm run bench:lighthouse (only these pages beside the baseline:
+ *     signin, dashboard — for many runs of the page being worked on)
  *
  * Targets (reported, not asserted): performance ≥ 95 and accessibility ≥ 95 on both pages.
  * Prints the main metrics (FCP, LCP, TBT, CLS) and, for a score under target, the audits that
@@ -324,10 +326,13 @@ async function main(): Promise<void> {
   const results: Record<string, PageFigures> = {};
   try {
     const cookie = await patientCookie(app.baseUrl);
+    const only = process.env.LIGHTHOUSE_PAGES?.split(',').map((key) => key.trim());
     pages.push(
-      { key: 'baseline', label: 'baseline: bare node:http page', url: baseline.url, cookie: null },
-      { key: 'signin', label: 'sign-in page (/)', url: `${app.baseUrl}/`, cookie: null },
-      { key: 'dashboard', label: 'patient dashboard (/admin)', url: `${app.baseUrl}/admin`, cookie },
+      ...[
+        { key: 'baseline', label: 'baseline: bare node:http page', url: baseline.url, cookie: null },
+        { key: 'signin', label: 'sign-in page (/)', url: `${app.baseUrl}/`, cookie: null },
+        { key: 'dashboard', label: 'patient dashboard (/admin)', url: `${app.baseUrl}/admin`, cookie },
+      ].filter((page) => page.key === 'baseline' || !only || only.includes(page.key)),
     );
     console.log(
       `Lighthouse ${runs} run(s) per page, mobile defaults (Moto G Power emulation, simulated slow 4G, 4× CPU), ` +

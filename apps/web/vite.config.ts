@@ -24,6 +24,14 @@ function bootHints(): Plugin {
     app: ['src/app/start-app.tsx', 'src/app/AdminShell.tsx'],
     // `/admin`: the home route and the home page of everyone but clinic admins.
     home: ['src/app/HomeRoute.tsx', 'src/features/home/index.ts'],
+    // What the signed-in frame fetches once the page is idle (`usePrefetchWhenIdle`): the message
+    // dialog, the idle-session warning, the notifications' list. Only their styles are used (put in
+    // the pre-rendered `/admin`): linked later, each file restyled and laid out the whole page again.
+    idle: [
+      'src/components/message-dialog/MessageDialog.tsx',
+      'src/features/admin/components/IdleWarningDialog.tsx',
+      'src/features/notifications/components/NotificationList.tsx',
+    ],
   };
   let base = '/';
   return {

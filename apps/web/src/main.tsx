@@ -138,13 +138,22 @@ if (isStartPage) {
     preloadRouteChunks(window.location.pathname);
     return loading;
   });
+  // The session's answer once it has come (the application then renders it at once); a failed
+  // request is handed over as it is and asked again the usual way.
+  let sessionAnswer: { me: MeResponse | null } | null = null;
+  session.then(
+    (me) => {
+      sessionAnswer = { me };
+    },
+    () => undefined,
+  );
   void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
     await applyAccountLanguage(i18n, me);
     const application = await app;
     // The application's modules ran in the task that loaded them; the first render starts in
     // the next one, so the two do not add up to one long task that keeps the page from answering.
     await nextTask();
-    application.startApp(root, i18n, session, config);
+    application.startApp(root, i18n, sessionAnswer ? sessionAnswer.me : session, config);
   });
 }
 

@@ -18,6 +18,7 @@ const hints: BootHints = {
     styles: ['/assets/AdminShell-F.css'],
   },
   home: { scripts: ['/assets/HomeRoute-G.js', '/assets/AdminShell-E.js'], styles: ['/assets/home-I.css'] },
+  idle: { scripts: ['/assets/Modal-J.js'], styles: ['/assets/AdminShell-F.css', '/assets/Modal-K.css'] },
 };
 
 const splashHtml =
@@ -41,6 +42,7 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
     await writeFile(path.join(dist, 'assets', 'SignInForm-C.css'), '.form{color:red}');
     await writeFile(path.join(dist, 'assets', 'AdminShell-F.css'), '.shell{color:blue}');
     await writeFile(path.join(dist, 'assets', 'home-I.css'), '.home{color:green}');
+    await writeFile(path.join(dist, 'assets', 'Modal-K.css'), '.modal{color:gray}');
   }
   await writeFile(path.join(dist, 'index.html'), withPrerender ? splashHtml : indexHtml);
   if (withHints) {
@@ -183,10 +185,12 @@ describe('the pre-rendered signed-in home', () => {
     );
     expect(es).not.toContain('boot-splash');
     expect(es).toContain('<html lang="es"');
-    expect(es).toContain('<style>.shell{color:blue}\n.home{color:green}</style>');
+    // The frame's, the page's and what the frame loads when idle, each file once, in that order.
+    expect(es).toContain('<style>.shell{color:blue}\n.home{color:green}\n.modal{color:gray}</style>');
     // Nothing competes with the first paint: the scripts are found by the entry as it runs.
     expect(preloads(es)).toEqual([]);
-    expect(disabledStyles(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css']);
+    expect(es).not.toContain('Modal-J.js');
+    expect(disabledStyles(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css', '/assets/Modal-K.css']);
     expect(pageFor('/admin/', 'en', true).html).toContain('<h1>Home</h1>');
   });
 

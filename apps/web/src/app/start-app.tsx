@@ -6,6 +6,8 @@ import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { getPublicConfig, publicConfigQuery, readPublicConfig } from '../lib/public-config';
 import { getMe, meQuery } from '../lib/session';
+import { sessionState } from '../lib/session-state';
+import { uiState } from '../lib/ui-state';
 import { AppProviders, createQueryClient } from './AppProviders';
 import { routes } from './routes';
 
@@ -28,6 +30,12 @@ export function startApp(
     void queryClient.prefetchQuery({ ...meQuery, queryFn: ({ signal }) => me.catch(() => getMe(signal)) });
   } else {
     queryClient.setQueryData(meQuery.queryKey, me);
+    if (me) {
+      // What `useSessionSync` would set on mount, set before the first render: set after it, every
+      // reader of the permissions (the whole frame: its navigation) rendered again in the commit.
+      uiState.getState().setPermissions(me.permissions);
+      sessionState.getState().markSignedIn();
+    }
   }
   if (config) {
     void queryClient.prefetchQuery({

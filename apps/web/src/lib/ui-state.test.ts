@@ -22,6 +22,30 @@ describe('shared UI state', () => {
     });
   });
 
+  it('does not tell its readers about permissions or a language that did not change', () => {
+    const state = uiState.getState();
+    state.setPermissions(['records.write', 'audit.read']);
+    state.setLanguage('es');
+    const kept = uiState.getState().permissions;
+    let notified = 0;
+    const unsubscribe = uiState.subscribe(() => {
+      notified += 1;
+    });
+    try {
+      state.setPermissions(['records.write', 'audit.read']);
+      state.setLanguage('es');
+      expect(notified).toBe(0);
+      expect(uiState.getState().permissions).toBe(kept);
+      state.setPermissions(['audit.read', 'records.write']);
+      expect(notified).toBe(1);
+      expect(uiState.getState().permissions).toEqual(['audit.read', 'records.write']);
+      state.setLanguage('en');
+      expect(notified).toBe(2);
+    } finally {
+      unsubscribe();
+    }
+  });
+
   describe('publishAlert', () => {
     it.each([
       [null, false],

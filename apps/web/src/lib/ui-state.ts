@@ -80,8 +80,12 @@ export const uiState = create<UiState>()((set, get) => ({
       set((state) => ({ loadingCount: Math.max(0, state.loadingCount - 1) }));
     };
   },
-  setPermissions: (names) => set({ permissions: [...names] }),
-  setLanguage: (language) => set({ language }),
+  // The same names again (the session re-read, or seeded before the first render and then synced
+  // on mount) keep the same array: every reader would otherwise render again, synchronously
+  // (a store read is never a transition), and the whole signed-in frame reads them.
+  setPermissions: (names) =>
+    set((state) => (sameNames(state.permissions, names) ? state : { permissions: [...names] })),
+  setLanguage: (language) => set((state) => (state.language === language ? state : { language })),
 }));
 
 export const useSearchText = () => uiState((state) => state.searchText);
@@ -94,4 +98,8 @@ export const useLanguage = () => uiState((state) => state.language);
 /** Hook form of the permission check: re-renders when the user's permissions change. */
 export function useHasAnyPermission(required: readonly string[]): boolean {
   return uiState((state) => hasAnyPermission(state.permissions, required));
+}
+
+function sameNames(current: readonly string[], next: readonly string[]): boolean {
+  return current.length === next.length && current.every((name, index) => name === next[index]);
 }

@@ -8,7 +8,7 @@ import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import { Alert, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
 import { hasAnyPermission } from '@telemedicina/shared';
 import type { ReactNode } from 'react';
@@ -25,6 +25,7 @@ import classes from './AdminLayout.module.css';
 import { GlobalSearch } from './GlobalSearch';
 import { IdleSessionWatcher } from './IdleSessionWatcher';
 import { UserMenu } from './UserMenu';
+import { useMediaMatch } from '../../../lib/use-media-match';
 
 /**
  * The admin area's shell: header with the clinic's name and logo (public configuration), the
@@ -55,7 +56,7 @@ export function AdminLayout({
   // Phones have no room for the switcher in the header: it moves to the foot of the navigation.
   // Read at the first render (not in an effect), so a phone never draws it in the header first; a
   // render without a window (the pre-rendered page) takes the phone's layout.
-  const isWide = useMediaQuery('(min-width: 48em)', false, { getInitialValueInEffect: false }) ?? false;
+  const isWide = useMediaMatch('(min-width: 48em)');
   const isEnrollmentRequired = me?.session.mfaEnrollmentRequired ?? false;
   const visibleItems = isPreview
     ? []

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Combobox.layer.css';
 import '@mantine/core/styles/Popover.layer.css';
 import { Badge, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
-import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import type { GlobalSearchResponse } from '@telemedicina/shared';
 import { useEffect } from 'react';
@@ -14,6 +14,7 @@ import { useMe } from '../../../lib/session';
 import { uiState, useLanguage, useSearchText } from '../../../lib/ui-state';
 import { minSearchLength, useGlobalSearch } from '../api/global-search';
 import classes from './GlobalSearch.module.css';
+import { useMediaMatch } from '../../../lib/use-media-match';
 
 /** Wait after the last keystroke before asking the server. */
 export const searchDebounceMs = 300;
@@ -50,7 +51,7 @@ export function GlobalSearch() {
   const searchText = useSearchText();
   const setSearchText = uiState((state) => state.setSearchText);
   const [debounced] = useDebouncedValue(searchText.trim(), searchDebounceMs);
-  const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
+  const isWide = useMediaMatch('(min-width: 48em)');
   const query = debounced.length >= minSearchLength ? debounced : '';
   const result = useGlobalSearch(query);
   const combobox = useCombobox({ onDropdownClose: () => combobox.resetSelectedOption() });

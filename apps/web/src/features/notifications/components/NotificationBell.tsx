@@ -5,7 +5,7 @@ import '@mantine/core/styles/Notification.layer.css';
 import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/notifications/styles.layer.css';
 import { ActionIcon, Button, Group, Indicator, Popover, Skeleton, Stack, Text } from '@mantine/core';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { useDisclosure } from '@mantine/hooks';
 import { Notifications, notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
 import type { Notification } from '@telemedicina/shared';
@@ -22,6 +22,7 @@ import { useReadNotification } from '../api/read-notification';
 import { describeNotification } from '../notification-text';
 import classes from './NotificationBell.module.css';
 import { usePrefetchWhenIdle } from '../../../lib/use-prefetch-when-idle';
+import { useMediaMatch } from '../../../lib/use-media-match';
 
 const loadNotificationList = () => import('./NotificationList');
 const LazyNotificationList = lazy(async () => ({ default: (await loadNotificationList()).NotificationList }));
@@ -40,7 +41,7 @@ export function NotificationBell() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const timeZone = useMe().data?.user.timeZone;
-  const isPhone = useMediaQuery('(max-width: 36em)') ?? false;
+  const isPhone = useMediaMatch('(max-width: 36em)');
   const [isOpen, { toggle, close }] = useDisclosure(false);
   // The toast area (one container per screen corner) is put on the page with the first toast, not
   // on every page load: the signed-in pages' first paint does not pay for it.
