@@ -12,6 +12,7 @@ import {
   rememberAccountLanguage,
   startI18n,
 } from './lib/i18n';
+import { startBootUpcoming } from './features/home/api/boot-upcoming';
 import { requestBootConfig } from './lib/config-request';
 import { warmIntl } from './lib/intl-warmup';
 import { getMe } from './lib/me';
@@ -144,6 +145,10 @@ if (isStartPage) {
   session.then(
     (me) => {
       sessionAnswer = { me };
+      if (me && /^\/admin\/?$/.test(window.location.pathname)) {
+        // The home page's list, asked now rather than once the page has rendered.
+        startBootUpcoming(me);
+      }
     },
     () => undefined,
   );

@@ -9,19 +9,15 @@ const minuteMs = 60_000;
 /**
  * How far back the home page asks for appointments (`from` filters on the start): a visit that
  * began up to this long ago may still be running or waiting for the doctor, and must still show.
+ * Defined beside the request the page's boot starts (api/boot-upcoming.ts).
  */
-export const upcomingLookbackMinutes = 120;
+export { upcomingLookbackMinutes, upcomingWindowStart } from './api/boot-upcoming';
 
 /** How many upcoming appointments the home page lists. */
 export const upcomingLimit = 3;
 
 /** The statuses of an appointment that is still ahead (or under way). */
 const openStatuses: readonly AppointmentStatus[] = ['requested', 'confirmed', 'checked_in', 'in_progress'];
-
-/** The `from` instant the home page asks for, `upcomingLookbackMinutes` before `now`. */
-export function upcomingWindowStart(now: Date): string {
-  return new Date(now.getTime() - upcomingLookbackMinutes * minuteMs).toISOString();
-}
 
 /** The open appointments that have not ended yet, soonest first, at most `limit`. */
 export function pickUpcoming(

@@ -6,6 +6,7 @@ import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';
 import { sendJson } from '../../../test/http-server';
 import { currentPath, renderApp } from '../../../test/render-app';
+import { startBootUpcoming, takeBootUpcoming } from '../api/boot-upcoming';
 
 const slow = { timeout: 20_000 };
 const minute = 60_000;
@@ -156,5 +157,52 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     await screen.findByTestId('home-link-profile', {}, slow);
     expect(screen.queryByTestId('home-upcoming')).toBeNull();
     expect(api.requestsTo('GET /api/v1/appointments')).toHaveLength(0);
+  });
+
+  describe('the list asked for as the page boots (main.tsx)', () => {
+    beforeEach(() => {
+      takeBootUpcoming();
+    });
+
+    it('is drawn from the boot answer at once, without asking again', async () => {
+      const permissions = ['appointments.read.own', 'appointments.book.self'];
+      signIn(permissions, 'pat-1');
+      appointments = [sample({ id: 'soon', inMinutes: 60 })];
+      startBootUpcoming(sampleMe({ permissions }));
+      await waitFor(() => expect(api.requestsTo('GET /api/v1/appointments')).toHaveLength(1), slow);
+      // Let the answer arrive before the page renders.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      renderApp('/admin');
+      // The page's first render already has the list: no loading placeholder beside the heading.
+      await screen.findByRole('heading', { level: 1 }, slow);
+      expect(screen.getAllByTestId('home-upcoming-item')).toHaveLength(1);
+      expect(screen.queryByLabelText('Cargando sus próximas citas…')).toBeNull();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(api.requestsTo('GET /api/v1/appointments')).toHaveLength(1);
+    });
+
+    it('waits for the boot request still on its way instead of asking twice', async () => {
+      const permissions = ['appointments.read.own'];
+      signIn(permissions, 'pat-1');
+      appointments = [sample({ id: 'soon', inMinutes: 60 })];
+      let answer: (() => void) | undefined;
+      api.routes['GET /api/v1/appointments'] = (_request, response) => {
+        answer = () =>
+          sendJson(response, 200, { data: appointments, page: 1, pageSize: 20, total: appointments.length });
+      };
+      startBootUpcoming(sampleMe({ permissions }));
+      renderApp('/admin');
+      await waitFor(() => expect(answer).toBeDefined(), slow);
+      answer!();
+      expect(await screen.findAllByTestId('home-upcoming-item', {}, slow)).toHaveLength(1);
+      expect(api.requestsTo('GET /api/v1/appointments')).toHaveLength(1);
+    });
+
+    it('is not asked for a clinic administrator (the dashboard) nor a role without appointments', () => {
+      startBootUpcoming(sampleMe({ permissions: ['dashboard.admin', 'appointments.read.any'] }));
+      expect(takeBootUpcoming()).toBeNull();
+      startBootUpcoming(sampleMe({ permissions: ['doctors.read'] }));
+      expect(takeBootUpcoming()).toBeNull();
+    });
   });
 });
