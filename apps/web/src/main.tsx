@@ -139,12 +139,8 @@ if (isStartPage) {
     preloadRouteChunks(window.location.pathname);
     return loading;
   });
-  // The session's answer once it has come (the application then renders it at once); a failed
-  // request is handed over as it is and asked again the usual way.
-  let sessionAnswer: { me: MeResponse | null } | null = null;
   session.then(
     (me) => {
-      sessionAnswer = { me };
       if (me && /^\/admin\/?$/.test(window.location.pathname)) {
         // The home page's list, asked now rather than once the page has rendered.
         startBootUpcoming(me);
@@ -152,13 +148,19 @@ if (isStartPage) {
     },
     () => undefined,
   );
-  void Promise.all([i18nReady, session.catch(() => null)]).then(async ([i18n, me]) => {
-    await applyAccountLanguage(i18n, me);
+  // The session's answer (the application then renders it at once), or null when the request
+  // failed: the application then gets the request itself and asks again the usual way.
+  const answered = session.then(
+    (me) => ({ me }),
+    () => null,
+  );
+  void Promise.all([i18nReady, answered]).then(async ([i18n, answer]) => {
+    await applyAccountLanguage(i18n, answer?.me ?? null);
     const application = await app;
     // The application's modules ran in the task that loaded them; the first render starts in
     // the next one, so the two do not add up to one long task that keeps the page from answering.
     await nextTask();
-    application.startApp(root, i18n, sessionAnswer ? sessionAnswer.me : session, config);
+    application.startApp(root, i18n, answer ? answer.me : session, config);
   });
 }
 

@@ -5,9 +5,7 @@ import type { Root } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { getPublicConfig, publicConfigQuery, readPublicConfig } from '../lib/public-config';
-import { getMe, meQuery } from '../lib/session';
-import { sessionState } from '../lib/session-state';
-import { uiState } from '../lib/ui-state';
+import { applySessionPermissions, getMe, meQuery } from '../lib/session';
 import { AppProviders, createQueryClient } from './AppProviders';
 import { routes } from './routes';
 
@@ -33,8 +31,7 @@ export function startApp(
     if (me) {
       // What `useSessionSync` would set on mount, set before the first render: set after it, every
       // reader of the permissions (the whole frame: its navigation) rendered again in the commit.
-      uiState.getState().setPermissions(me.permissions);
-      sessionState.getState().markSignedIn();
+      applySessionPermissions(me.permissions);
     }
   }
   if (config) {

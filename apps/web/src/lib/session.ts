@@ -33,6 +33,20 @@ export function storeMe(queryClient: QueryClient, me: MeResponse): void {
 }
 
 /**
+ * Puts a known session in the shared state: signed in with its permissions, or (null) signed out
+ * with none. `useSessionSync` does it on mount and whenever the session changes; `startApp` does
+ * it before the first render when the session is already known.
+ */
+export function applySessionPermissions(permissions: readonly string[] | null): void {
+  if (permissions) {
+    sessionState.getState().markSignedIn();
+    uiState.getState().setPermissions(permissions);
+  } else {
+    uiState.getState().setPermissions([]);
+  }
+}
+
+/**
  * Keeps the rest of the page in step with the session, once at the root: the permission list of
  * the UI state follows the user's; the interface language follows the account's saved language
  * when someone signs in (unless they picked one with the switcher in this browser session); and
@@ -49,10 +63,9 @@ export function useSessionSync(): void {
 
   useEffect(() => {
     if (permissions) {
-      sessionState.getState().markSignedIn();
-      uiState.getState().setPermissions(permissions);
+      applySessionPermissions(permissions);
     } else if (isSignedOut) {
-      uiState.getState().setPermissions([]);
+      applySessionPermissions(null);
     }
   }, [permissions, isSignedOut]);
 

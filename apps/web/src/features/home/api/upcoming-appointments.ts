@@ -2,8 +2,7 @@ import { appointmentPageSchema, type AppointmentPage } from '@telemedicina/share
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { upcomingWindowStart } from '../upcoming';
-import { requestUpcoming, takeBootUpcoming, type BootUpcoming } from './boot-upcoming';
+import { requestUpcoming, takeBootUpcoming, upcomingWindowStart, type BootUpcoming } from './boot-upcoming';
 
 /** How long an answer counts as current for the home page (booking changes refresh it anyway). */
 const freshForMs = 30_000;
