@@ -1,6 +1,6 @@
 import { useDebouncedValue } from '@mantine/hooks';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useLocation, useNavigation, useSearchParams } from 'react-router';
+import { useCallback, useContext, useEffect, useMemo, useRef } from 'react';
+import { UNSAFE_DataRouterContext, useLocation, useNavigation, useSearchParams } from 'react-router';
 import { uiState, useSectionSearchText } from './ui-state';
 
 /** The page sizes a list offers; anything else in the address falls back to the default. */
@@ -136,6 +136,10 @@ export function useListParams<const S extends string, const F extends ListFilter
   useEffect(() => {
     isLeaving.current = leaving;
   }, [leaving]);
+  // The router's own state, read when the search settles: the rendered navigation state above lags
+  // behind it while a busy page renders the start of the navigation (a transition), and a search
+  // written in that gap still pulled the person back to the list.
+  const router = useContext(UNSAFE_DataRouterContext)?.router;
   const searchText = useSectionSearchText();
   const [debouncedText] = useDebouncedValue(searchText.trim(), listSearchDebounceMs);
 
@@ -193,7 +197,10 @@ export function useListParams<const S extends string, const F extends ListFilter
   // The debounced box is written to the address (replacing the entry: typing is not history).
   useEffect(() => {
     const current = q ?? '';
-    if (isLeaving.current) {
+    const navigation = router?.state.navigation;
+    const isLeavingNow =
+      navigation !== undefined && navigation.state !== 'idle' && navigation.location.pathname !== pathname;
+    if (isLeaving.current || isLeavingNow) {
       return;
     }
     if (debouncedText !== current && debouncedText === uiState.getState().sectionSearchText.trim()) {
