@@ -7,7 +7,8 @@
  *
  *   npm run bench:lighthouse                  (the build must exist: npm run build)
  *   LIGHTHOUSE_RUNS=3 npm run bench:lighthouse (median of several runs per page)
- *   LIGHTHOUSE_REPORT_DIR=/tmp/lh npm run bench:lighthouse (also writes each full report there)
+ *   LIGHTHOUSE_REPORT_DIR=/tmp/lh npm run bench:lighthouse (also writes each full report there,
+ *     and each page load's trace)
  *   LIGHTHOUSE_PAGES=dashboard npm run bench:lighthouse (only these pages beside the baseline:
  *     signin, dashboard — for many runs of the page being worked on)
  *
@@ -49,6 +50,7 @@ interface Audit {
   details?: { type?: string; overallSavingsMs?: number };
 }
 interface LighthouseResult {
+  artifacts?: { Trace?: { traceEvents: unknown[] } };
   lhr: {
     categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
     audits: Record<string, Audit>;
@@ -252,6 +254,14 @@ async function audit(
       const name = `${new URL(url).pathname.replace(/\W+/g, '-') || 'root'}-${run}.json`;
       mkdirSync(process.env.LIGHTHOUSE_REPORT_DIR, { recursive: true });
       writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse${name}`), JSON.stringify(lhr));
+      if (result.artifacts?.Trace) {
+        // The page load's trace (unthrottled: Lighthouse simulates the slow device from it), for
+        // breaking the blocking time down task by task.
+        writeFileSync(
+          path.join(process.env.LIGHTHOUSE_REPORT_DIR, `trace${name}`),
+          JSON.stringify(result.artifacts.Trace),
+        );
+      }
     }
     if (lhr.runtimeError && retries > 0) {
       // NO_NAVSTART and the like happen now and then on a busy machine: run that sample again.
