@@ -210,45 +210,8 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * Mantine's `useId` (9.x) starts from React's id, then replaces it with a random one in a layout
- * effect on mount — a workaround for server-rendered pages this application does not hydrate. On
- * the first render of a page, that is a state update in every component with an id (inputs,
- * menus, popovers, tooltips, the search box): React renders them all again synchronously in the
- * commit, and flushes every effect of the page in the same task (≈ a third of the signed-in
- * frame's first commit, measured at Lighthouse's settings). This keeps React's id, which is unique
- * and stable on the client, and the explicit id when one is given — what the hook returns anyway.
- */
-function mantineStableIds(): Plugin {
-  const file = /[\\/]@mantine[\\/]hooks[\\/]esm[\\/]use-id[\\/]use-id\.mjs$/;
-  return {
-    name: 'telemedicina-mantine-stable-ids',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!file.test(id.split('?')[0] ?? '')) {
-        return null;
-      }
-      if (!code.includes('setUuid(randomId())')) {
-        // A Mantine release that changed the hook: fail the build rather than ship it unpatched.
-        this.error('@mantine/hooks use-id.mjs changed: review mantineStableIds in apps/web/vite.config.ts');
-      }
-      return {
-        code: [
-          'import { useId } from "react";',
-          'function useStableId(staticId) {',
-          '  const reactId = useId();',
-          '  return typeof staticId === "string" ? staticId : `mantine-${reactId.replace(/:/g, "")}`;',
-          '}',
-          'export { useStableId as useId };',
-        ].join('\n'),
-        map: null,
-      };
-    },
-  };
-}
-
 export default defineConfig({
-  plugins: [mantineStableIds(), react(), bootHints(), prerenderPages(), precompress()],
+  plugins: [react(), bootHints(), prerenderPages(), precompress()],
   resolve: { alias: { '@telemedicina/shared': sharedSource } },
   build: {
     outDir: 'dist',
