@@ -23,6 +23,7 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { blockingBreakdown, blockingKinds, type BlockingKind } from './support/blocking-breakdown.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -84,6 +85,8 @@ interface PageFigures {
   tbt: number;
   cls: number;
   losing: string[];
+  /** Estimated blocking ms per kind of work (mean over the runs), from each load's trace. */
+  blocking: Record<BlockingKind, number> | null;
 }
 
 async function freePort(): Promise<number> {
@@ -216,6 +219,7 @@ function median(values: number[]): number {
 async function audit(
   lighthouse: Lighthouse,
   port: number,
+  key: string,
   url: string,
   cookie: string | null,
 ): Promise<PageFigures> {
@@ -251,7 +255,8 @@ async function audit(
     const { lhr } = result;
     if (process.env.LIGHTHOUSE_REPORT_DIR) {
       // The whole report, to read the request chains and audits by hand.
-      const name = `${new URL(url).pathname.replace(/\W+/g, '-') || 'root'}-${run}.json`;
+      // Named by page (the baseline and the sign-in page are both `/`, on different ports).
+      const name = `-${key}-${run}.json`;
       mkdirSync(process.env.LIGHTHOUSE_REPORT_DIR, { recursive: true });
       writeFileSync(path.join(process.env.LIGHTHOUSE_REPORT_DIR, `lighthouse${name}`), JSON.stringify(lhr));
       if (result.artifacts?.Trace) {
@@ -299,6 +304,7 @@ async function audit(
       }
     }
     samples.push({
+      blocking: result.artifacts?.Trace ? blockingBreakdown(result.artifacts.Trace.traceEvents) : null,
       performance: score('performance'),
       accessibility: score('accessibility'),
       fcp: value('first-contentful-paint'),
@@ -308,7 +314,17 @@ async function audit(
       losing,
     });
   }
+  const traced = samples.flatMap((sample) => (sample.blocking ? [sample.blocking] : []));
   return {
+    blocking:
+      traced.length === 0
+        ? null
+        : (Object.fromEntries(
+            blockingKinds.map((kind) => [
+              kind,
+              traced.reduce((sum, breakdown) => sum + breakdown[kind], 0) / traced.length,
+            ]),
+          ) as Record<BlockingKind, number>),
     performance: median(samples.map((sample) => sample.performance)),
     accessibility: median(samples.map((sample) => sample.accessibility)),
     fcp: median(samples.map((sample) => sample.fcp)),
@@ -349,7 +365,7 @@ async function main(): Promise<void> {
         `Chromium at ${chromiumPath}.\n`,
     );
     for (const page of pages) {
-      results[page.key] = await audit(lighthouse, chrome.port, page.url, page.cookie);
+      results[page.key] = await audit(lighthouse, chrome.port, page.key, page.url, page.cookie);
     }
   } finally {
     await chrome.kill();
@@ -381,6 +397,16 @@ async function main(): Promise<void> {
     );
     if (row.losing.length > 0) {
       console.log(`  audits costing points:\n    ${row.losing.join('\n    ')}`);
+    }
+    if (row.blocking) {
+      // Estimated from the traces (support/blocking-breakdown.ts): which work the blocking time is.
+      const kinds = blockingKinds.filter((kind) => Math.round(row.blocking![kind]) > 0);
+      console.log(
+        `  blocking time by kind of work (estimate from the traces, mean of ${runs} run(s)):\n    ` +
+          kinds
+            .map((kind) => `${String(Math.round(row.blocking![kind])).padStart(5)} ms  ${kind}`)
+            .join('\n    '),
+      );
     }
   }
   const ratio = (value: number, reference: number) =>
