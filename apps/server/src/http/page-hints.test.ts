@@ -55,14 +55,19 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
   return dist;
 }
 
-/** The addresses the page makes the browser fetch (a `disabled` stylesheet link is not fetched). */
+/**
+ * The addresses the page makes the browser fetch (a `disabled` stylesheet link is not fetched, nor
+ * is `rel="expect"`, which names an element of the page).
+ */
 const preloads = (html: string) =>
   [...html.matchAll(/<link [^>]*href="([^"]+)"[^>]*>/g)]
-    .filter((match) => !/\sdisabled[\s/>]/.test(match[0]))
+    .filter((match) => !/\sdisabled[\s/>]/.test(match[0]) && !match[0].startsWith('<link rel="expect"'))
     .map((match) => match[1]);
 /** The inlined style files marked as loaded for Vite's loader: `disabled` stylesheet links. */
 const disabledStyles = (html: string) =>
-  [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)" disabled \/>/g)].map((match) => match[1]);
+  [...html.matchAll(/<link rel="stylesheet" crossorigin href="([^"]+)" disabled \/>/g)].map(
+    (match) => match[1],
+  );
 
 describe('pageLanguage', () => {
   it.each([
@@ -139,8 +144,11 @@ describe('the pre-rendered sign-in screen', () => {
     const pageFor = createPageHints(await makeDist(true, true))!;
     const es = pageFor('/', 'es', false).html;
     expect(es).toContain(
-      '<div id="root"><div class="signin-prerender" inert><h1>Iniciar sesión</h1></div></div>',
+      '<div id="root"><div class="signin-prerender" inert><h1>Iniciar sesión</h1></div>' +
+        '<span id="prerendered-end" hidden></span></div>',
     );
+    // The first paint waits for the whole screen: never a half-parsed one laid out again later.
+    expect(es).toMatch(/<link rel="expect" href="#prerendered-end" blocking="render" \/>\n<\/head>/);
     expect(es).not.toContain('boot-splash');
     expect(es).toContain('<html lang="es"');
     expect(es).toContain('<style>.form{color:red}</style>');
@@ -181,8 +189,10 @@ describe('the pre-rendered signed-in home', () => {
     const pageFor = createPageHints(await makeDist(true, true))!;
     const es = pageFor('/admin', 'es', true).html;
     expect(es).toContain(
-      '<div id="root"><div class="home-prerender" inert><main><h1>Inicio</h1></main></div></div>',
+      '<div id="root"><div class="home-prerender" inert><main><h1>Inicio</h1></main></div>' +
+        '<span id="prerendered-end" hidden></span></div>',
     );
+    expect(es).toContain('<link rel="expect" href="#prerendered-end" blocking="render" />');
     expect(es).not.toContain('boot-splash');
     expect(es).toContain('<html lang="es"');
     // The frame's, the page's and what the frame loads when idle, each file once, in that order.
@@ -190,7 +200,11 @@ describe('the pre-rendered signed-in home', () => {
     // Nothing competes with the first paint: the scripts are found by the entry as it runs.
     expect(preloads(es)).toEqual([]);
     expect(es).not.toContain('Modal-J.js');
-    expect(disabledStyles(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css', '/assets/Modal-K.css']);
+    expect(disabledStyles(es)).toEqual([
+      '/assets/AdminShell-F.css',
+      '/assets/home-I.css',
+      '/assets/Modal-K.css',
+    ]);
     expect(pageFor('/admin/', 'en', true).html).toContain('<h1>Home</h1>');
   });
 
@@ -199,6 +213,7 @@ describe('the pre-rendered signed-in home', () => {
     const html = pageFor('/admin', 'es', true, true).html;
     expect(html).toContain('boot-splash');
     expect(html).not.toContain('home-prerender');
+    expect(html).not.toContain('rel="expect"');
     expect(preloads(html)).toEqual([
       '/assets/react-H.js',
       '/assets/AdminShell-F.css',

@@ -210,13 +210,27 @@ function inlineStyleTags(styles: InlineStyles): string {
 function withPrerendered(html: string, markup: string, language: Language): string {
   const start = html.indexOf('<!--boot-->');
   const end = html.indexOf('<!--/boot-->');
-  if (start < 0 || end < start) {
+  if (start < 0 || end < start || !html.includes('</head>')) {
     return html;
   }
-  return (html.slice(0, start) + markup + html.slice(end + '<!--/boot-->'.length))
+  return (
+    html.slice(0, start) +
+    markup +
+    `<span id="${prerenderEndId}" hidden></span>` +
+    html.slice(end + '<!--/boot-->'.length)
+  )
     .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
-    .replace(/[ \t]*<link rel="modulepreload"[^>]*>\n?/g, '');
+    .replace(/[ \t]*<link rel="modulepreload"[^>]*>\n?/g, '')
+    .replace('</head>', `    <link rel="expect" href="#${prerenderEndId}" blocking="render" />\n</head>`);
 }
+
+/**
+ * Marks the end of a pre-rendered screen. The head's `<link rel="expect" blocking="render">` makes
+ * the browser wait for it before the first paint: otherwise a page whose HTML arrived in two parts
+ * could be drawn half parsed (the sign-in screen without its form's lower half), then laid out again
+ * when the rest came — a layout shift of 0.2 in about one Lighthouse run in seven on `/`.
+ */
+const prerenderEndId = 'prerendered-end';
 
 /**
  * The boot steps whose files a page of this kind loads at once. A signed-in page draws nothing
