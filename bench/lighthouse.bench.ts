@@ -23,7 +23,12 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockingBreakdown, blockingKinds, type BlockingKind } from './support/blocking-breakdown.js';
+import {
+  blockingBreakdown,
+  blockingKinds,
+  meanBreakdown,
+  type BlockingKind,
+} from './support/blocking-breakdown.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -314,17 +319,8 @@ async function audit(
       losing,
     });
   }
-  const traced = samples.flatMap((sample) => (sample.blocking ? [sample.blocking] : []));
   return {
-    blocking:
-      traced.length === 0
-        ? null
-        : (Object.fromEntries(
-            blockingKinds.map((kind) => [
-              kind,
-              traced.reduce((sum, breakdown) => sum + breakdown[kind], 0) / traced.length,
-            ]),
-          ) as Record<BlockingKind, number>),
+    blocking: meanBreakdown(samples.flatMap((sample) => (sample.blocking ? [sample.blocking] : []))),
     performance: median(samples.map((sample) => sample.performance)),
     accessibility: median(samples.map((sample) => sample.accessibility)),
     fcp: median(samples.map((sample) => sample.fcp)),

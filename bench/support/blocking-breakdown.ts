@@ -34,7 +34,7 @@ const taskNames = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 /** Estimated blocking milliseconds per kind of work, for one page load's trace. */
 export function blockingBreakdown(traceEvents: unknown[]): Record<BlockingKind, number> {
   const events = traceEvents as TraceEvent[];
-  const totals = Object.fromEntries(blockingKinds.map((kind) => [kind, 0])) as Record<BlockingKind, number>;
+  const totals = zeroes();
   // The page's main thread: the renderer main thread with the most events.
   const counts = new Map<string, number>();
   const mainThreads = new Set(
@@ -72,9 +72,7 @@ export function blockingBreakdown(traceEvents: unknown[]): Record<BlockingKind, 
     if (blocking <= 0 || (paint && task.ts < paint.ts)) {
       continue;
     }
-    const within: Record<BlockingKind, number> = Object.fromEntries(
-      blockingKinds.map((kind) => [kind, 0]),
-    ) as Record<BlockingKind, number>;
+    const within = zeroes();
     for (let next = index; next < onMain.length && onMain[next]!.ts < taskEnd; next += 1) {
       const event = onMain[next]!;
       const kind = kindOf(event);
@@ -93,6 +91,10 @@ export function blockingBreakdown(traceEvents: unknown[]): Record<BlockingKind, 
     totals[kind] += blocking;
   }
   return totals;
+}
+
+function zeroes(): Record<BlockingKind, number> {
+  return Object.fromEntries(blockingKinds.map((kind) => [kind, 0])) as Record<BlockingKind, number>;
 }
 
 function kindOf(event: TraceEvent): BlockingKind | null {
@@ -118,4 +120,19 @@ function kindOf(event: TraceEvent): BlockingKind | null {
     default:
       return null;
   }
+}
+
+/** The mean of several loads' breakdowns, kind by kind; null without any. */
+export function meanBreakdown(
+  breakdowns: Record<BlockingKind, number>[],
+): Record<BlockingKind, number> | null {
+  if (breakdowns.length === 0) {
+    return null;
+  }
+  return Object.fromEntries(
+    blockingKinds.map((kind) => [
+      kind,
+      breakdowns.reduce((sum, breakdown) => sum + breakdown[kind], 0) / breakdowns.length,
+    ]),
+  ) as Record<BlockingKind, number>;
 }
