@@ -1,8 +1,8 @@
 /**
  * Where a page load's blocking time comes from, read off the load's trace (Lighthouse's, which it
  * records unthrottled and then simulates a phone from): every task of the page's main thread after
- * its first contentful paint counts `4 × duration − 50 ms` when that is positive — what Lighthouse's
- * simulation makes of it at its 4× CPU slowdown — under the kind of work that filled most of it.
+ * its first contentful paint counts `slowdown × duration − 50 ms` when that is positive — what
+ * Lighthouse's simulation makes of it at its CPU slowdown (4× by default) — under the kind of work that filled most of it.
  * An estimate that names the work rather than Lighthouse's figure: the simulation also reorders
  * work around its simulated network and first paint, and in this project's runs this sum came out
  * 20–40 % above Lighthouse's own TBT.
@@ -32,7 +32,7 @@ export type BlockingKind = (typeof blockingKinds)[number];
 const taskNames = new Set(['RunTask', 'ThreadControllerImpl::RunTask']);
 
 /** Estimated blocking milliseconds per kind of work, for one page load's trace. */
-export function blockingBreakdown(traceEvents: unknown[]): Record<BlockingKind, number> {
+export function blockingBreakdown(traceEvents: unknown[], slowdown = 4): Record<BlockingKind, number> {
   const events = traceEvents as TraceEvent[];
   const totals = zeroes();
   // The page's main thread: the renderer main thread with the most events.
@@ -68,7 +68,7 @@ export function blockingBreakdown(traceEvents: unknown[]): Record<BlockingKind, 
       continue;
     }
     taskEnd = task.ts + task.dur!;
-    const blocking = (4 * task.dur!) / 1000 - 50;
+    const blocking = (slowdown * task.dur!) / 1000 - 50;
     if (blocking <= 0 || (paint && task.ts < paint.ts)) {
       continue;
     }
