@@ -1,28 +1,26 @@
 import { z } from 'zod';
+import { personNameSchema, phoneSchema, userSchema } from './auth.js';
+import { clinicSettingsSchema, type ClinicSettings } from './clinic-settings.js';
 import {
+  appointmentStatuses,
+  calendarDateSchema,
   languageSchema,
   listQuerySchema,
   pageOf,
-  personNameSchema,
-  phoneSchema,
   roleSummarySchema,
+  sortOrderSchema,
   timeZoneSchema,
-  userSchema,
-} from './auth.js';
+  type AppointmentStatus,
+} from './common.js';
 
 /**
  * Contracts of the administration area (issue 5): users, roles, specialties,
- * clinic settings, audit log, dashboard and the header's global search.
+ * clinic settings (their schema: clinic-settings.ts), audit log, dashboard and the outbox (the
+ * header's global search: search.ts).
  * Every list endpoint takes `listQuerySchema` (page, pageSize ≤ 100, q) plus
  * its own filters and a validated `sort`/`order`; bad values answer 400
  * VALIDATION_FAILED with the `validation.*` message keys used here.
  */
-
-export const sortOrderSchema = z.enum(['asc', 'desc'], { message: 'validation.order' }).default('asc');
-export type SortOrder = z.infer<typeof sortOrderSchema>;
-
-/** A `YYYY-MM-DD` calendar date. */
-export const calendarDateSchema = z.iso.date({ message: 'validation.date' });
 
 // ---------------------------------------------------------------- users
 
@@ -150,104 +148,7 @@ export const updateSpecialtyRequestSchema = z
 export type UpdateSpecialtyRequest = z.infer<typeof updateSpecialtyRequestSchema>;
 
 // ---------------------------------------------------------------- clinic settings
-
-/** File kinds an administrator can allow for documents and in-visit chat (checked by content). */
-export const uploadFileKinds = ['pdf', 'png', 'jpeg', 'webp', 'gif', 'heic', 'txt', 'docx'] as const;
-export const uploadFileKindSchema = z.enum(uploadFileKinds);
-export type UploadFileKind = z.infer<typeof uploadFileKindSchema>;
-
-/** The MIME type of each kind, for `accept` attributes and the uploader's checks. */
-export const uploadFileKindMimeTypes: Record<UploadFileKind, string> = {
-  pdf: 'application/pdf',
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  heic: 'image/heic',
-  txt: 'text/plain',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-};
-
-export const iceServerSchema = z
-  .object({
-    urls: z
-      .array(
-        z
-          .string()
-          .trim()
-          .max(300)
-          .regex(/^(stun|stuns|turn|turns):[^\s]+$/, { message: 'validation.iceUrl' }),
-      )
-      .min(1)
-      .max(10),
-    username: z.string().max(200).optional(),
-    credential: z.string().max(200).optional(),
-  })
-  .strict();
-export type IceServer = z.infer<typeof iceServerSchema>;
-
-const minutes = (max: number) =>
-  z
-    .number({ message: 'validation.number' })
-    .int({ message: 'validation.integer' })
-    .min(1, { message: 'validation.range' })
-    .max(max, { message: 'validation.range' });
-
-export const clinicSettingsSchema = z.object({
-  clinic: z.object({
-    name: z
-      .string()
-      .trim()
-      .min(2, { message: 'validation.nameTooShort' })
-      .max(120, { message: 'validation.nameTooLong' }),
-    /** Read only here; changed through `PUT /settings/logo` and `DELETE /settings/logo`. */
-    logoUrl: z.string().nullable(),
-    timeZone: timeZoneSchema,
-    language: languageSchema,
-  }),
-  sessions: z.object({
-    idleMinutesStaff: minutes(24 * 60),
-    idleMinutesPatient: minutes(24 * 60),
-  }),
-  security: z.object({
-    /** Role keys whose users must enrol a second factor. */
-    mfaRequiredRoles: z.array(z.string().min(1).max(64)).max(50),
-  }),
-  booking: z.object({
-    /** A patient cannot book closer than this to the start. */
-    minimumNoticeMinutes: z
-      .number()
-      .int()
-      .min(0, { message: 'validation.range' })
-      .max(30 * 24 * 60, { message: 'validation.range' }),
-    /** A patient can cancel or reschedule up to this many hours before the start. */
-    cancellationWindowHours: z
-      .number()
-      .int()
-      .min(0, { message: 'validation.range' })
-      .max(30 * 24, { message: 'validation.range' }),
-    /** Visit lengths doctors can choose from, in minutes, ascending, no duplicates. */
-    visitLengths: z.array(minutes(240)).min(1).max(12),
-    defaultVisitMinutes: minutes(240),
-  }),
-  uploads: z.object({
-    maxFileSizeMb: z
-      .number()
-      .int()
-      .min(1, { message: 'validation.range' })
-      .max(100, { message: 'validation.range' }),
-    allowedKinds: z.array(uploadFileKindSchema).min(1).max(uploadFileKinds.length),
-    maxFilesPerUpload: z
-      .number()
-      .int()
-      .min(1, { message: 'validation.range' })
-      .max(20, { message: 'validation.range' }),
-  }),
-  video: z.object({
-    iceServers: z.array(iceServerSchema).max(10),
-  }),
-});
-export type ClinicSettings = z.infer<typeof clinicSettingsSchema>;
+// The settings' own schema and their public part are in clinic-settings.ts.
 
 /** `PATCH /settings`: any subset of sections, each section complete (logo excluded). */
 export const updateClinicSettingsRequestSchema = z
@@ -262,18 +163,6 @@ export const updateClinicSettingsRequestSchema = z
   .partial()
   .strict();
 export type UpdateClinicSettingsRequest = z.infer<typeof updateClinicSettingsRequestSchema>;
-
-/** What every browser may know of the settings (added to `GET /config`). */
-export const publicClinicSettingsSchema = z.object({
-  name: z.string(),
-  logoUrl: z.string().nullable(),
-  timeZone: z.string(),
-  language: languageSchema,
-  uploads: clinicSettingsSchema.shape.uploads,
-  /** Visit lengths doctors may choose (minutes), so a doctor's profile editor offers the clinic's list. */
-  visitLengths: clinicSettingsSchema.shape.booking.shape.visitLengths,
-});
-export type PublicClinicSettings = z.infer<typeof publicClinicSettingsSchema>;
 
 // ---------------------------------------------------------------- audit log
 
@@ -316,18 +205,6 @@ export const auditEventPageSchema = pageOf(auditEventSchema);
 export type AuditEventPage = z.infer<typeof auditEventPageSchema>;
 
 // ---------------------------------------------------------------- dashboard
-
-export const appointmentStatuses = [
-  'requested',
-  'confirmed',
-  'checked_in',
-  'in_progress',
-  'completed',
-  'cancelled',
-  'no_show',
-] as const;
-export const appointmentStatusSchema = z.enum(appointmentStatuses);
-export type AppointmentStatus = z.infer<typeof appointmentStatusSchema>;
 
 /** `GET /dashboard?from=&to=`: inclusive dates in the clinic's time zone, at most 366 days. */
 export const dashboardQuerySchema = z.object({
@@ -378,40 +255,6 @@ export const dashboardResponseSchema = z.object({
   ),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponseSchema>;
-
-// ---------------------------------------------------------------- global search
-
-export const globalSearchQuerySchema = z.object({
-  q: z.string().trim().min(2, { message: 'validation.searchTooShort' }).max(200),
-});
-export type GlobalSearchQuery = z.infer<typeof globalSearchQuerySchema>;
-
-/**
- * `GET /search?q=`: up to 5 hits per group, each group present only when the
- * caller may see that kind of record (users: `users.read`; patients:
- * `patients.read.admin`, or `records.read` limited to the doctor's own
- * patients; appointments: `appointments.read.any`, or `appointments.read.own`).
- */
-export const globalSearchResponseSchema = z.object({
-  users: z
-    .array(
-      z.object({ id: z.string(), name: z.string(), email: z.string(), roles: z.array(roleSummarySchema) }),
-    )
-    .optional(),
-  patients: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })).optional(),
-  appointments: z
-    .array(
-      z.object({
-        id: z.string(),
-        startsAt: z.string(),
-        status: appointmentStatusSchema,
-        doctorName: z.string(),
-        patientName: z.string(),
-      }),
-    )
-    .optional(),
-});
-export type GlobalSearchResponse = z.infer<typeof globalSearchResponseSchema>;
 
 // ---------------------------------------------------------------- outbox
 

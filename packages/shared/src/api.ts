@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { publicClinicSettingsSchema } from './admin.js';
+import { publicClinicSettingsSchema } from './clinic-settings.js';
 import { errorCodes } from './errors.js';
 import { supportedLanguages } from './i18n.js';
 import { realtimePath } from './realtime.js';

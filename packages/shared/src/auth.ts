@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { supportedLanguages } from './i18n.js';
+import { languageSchema, roleSummarySchema, timeZoneSchema } from './common.js';
 import { passwordMaxLength } from './password-policy.js';
 
 /**
@@ -7,19 +7,6 @@ import { passwordMaxLength } from './password-policy.js';
  * schemas validate the forms in the browser and the requests on the server.
  * Messages are translation keys (`validation.*`), never prose.
  */
-
-/** True when `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  if (zone.length === 0 || zone.length > 64) {
-    return false;
-  }
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const emailSchema = z
   .string()
@@ -34,8 +21,6 @@ export const passwordSchema = z
   .min(1, { message: 'validation.required' })
   .max(passwordMaxLength, { message: 'validation.passwordTooLong' });
 
-export const languageSchema = z.enum(supportedLanguages, { message: 'validation.language' });
-export const timeZoneSchema = z.string().refine(isTimeZone, { message: 'validation.timeZone' });
 export const personNameSchema = z
   .string()
   .trim()
@@ -126,13 +111,6 @@ export const updateProfileRequestSchema = z
   })
   .partial();
 export type UpdateProfileRequest = z.infer<typeof updateProfileRequestSchema>;
-
-export const roleSummarySchema = z.object({
-  id: z.string(),
-  key: z.string(),
-  name: z.object({ es: z.string(), en: z.string() }),
-});
-export type RoleSummary = z.infer<typeof roleSummarySchema>;
 
 export const userSchema = z.object({
   id: z.string(),
@@ -244,25 +222,3 @@ export const outboxMessageSchema = outboxItemSchema.extend({
   attachments: z.array(outboxAttachmentSchema),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
-
-/** `?page=&pageSize=&q=` of every list endpoint; page size capped at 100. */
-export const listQuerySchema = z.object({
-  page: z.coerce
-    .number({ message: 'validation.page' })
-    .int()
-    .min(1, { message: 'validation.page' })
-    .default(1),
-  pageSize: z.coerce
-    .number({ message: 'validation.pageSize' })
-    .int()
-    .min(1, { message: 'validation.pageSize' })
-    .max(100, { message: 'validation.pageSize' })
-    .default(20),
-  q: z.string().trim().max(200).optional(),
-});
-export type ListQuery = z.infer<typeof listQuerySchema>;
-
-/** The answer of every list endpoint. */
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), page: z.number(), pageSize: z.number(), total: z.number() });
-}

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { appointmentStatuses, calendarDateSchema, sortOrderSchema, type AppointmentStatus } from './admin.js';
-import { listQuerySchema, pageOf, timeZoneSchema } from './auth.js';
+import {
+  appointmentStatuses,
+  calendarDateSchema,
+  listQuerySchema,
+  sortOrderSchema,
+  timeZoneSchema,
+  type AppointmentStatus,
+} from './common.js';
 
 /**
  * Contracts of availability, slots and appointments (issue 6). Instants are
@@ -209,24 +215,6 @@ export const appointmentListQuerySchema = listQuerySchema.extend({
   order: sortOrderSchema,
 });
 export type AppointmentListQuery = z.infer<typeof appointmentListQuerySchema>;
-
-const personSchema = z.object({ id: z.string(), name: z.string() });
-
-export const appointmentSchema = z.object({
-  id: z.string(),
-  doctor: personSchema.extend({ timeZone: z.string() }),
-  patient: personSchema,
-  startsAt: z.string(),
-  endsAt: z.string(),
-  status: z.enum(appointmentStatuses),
-  reason: z.string().nullable(),
-  createdAt: z.string(),
-  cancelledAt: z.string().nullable(),
-  cancellationReason: z.string().nullable(),
-});
-export type Appointment = z.infer<typeof appointmentSchema>;
-export const appointmentPageSchema = pageOf(appointmentSchema);
-export type AppointmentPage = z.infer<typeof appointmentPageSchema>;
 
 /** `details` of a 409 SLOT_TAKEN: the next free slots of the same doctor (up to three). */
 export const slotTakenDetailsSchema = z.object({

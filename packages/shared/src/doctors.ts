@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { sortOrderSchema } from './admin.js';
-import { listQuerySchema, pageOf } from './auth.js';
+import { listQuerySchema, pageOf, sortOrderSchema } from './common.js';
 
 /**
  * Contracts of doctor profiles and the doctors directory (issue 6).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listQuerySchema, pageOf } from './auth.js';
+import { listQuerySchema, pageOf } from './common.js';
 
 /**
  * Contracts of chart documents (issue 8): files in a patient's chart, uploaded by the patient or a

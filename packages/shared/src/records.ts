@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { calendarDateSchema } from './admin.js';
-import { dateOfBirthSchema, listQuerySchema, pageOf, personNameSchema, phoneSchema } from './auth.js';
+import { dateOfBirthSchema, personNameSchema, phoneSchema } from './auth.js';
+import { calendarDateSchema, listQuerySchema, pageOf } from './common.js';
 import { chartDocumentSchema } from './documents.js';
 
 /**

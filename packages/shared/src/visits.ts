@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { appointmentStatuses } from './admin.js';
-import { languageSchema } from './auth.js';
+import { appointmentStatuses, languageSchema } from './common.js';
 
 /**
  * Contracts of video visits (issue 7): pre-call device check, virtual waiting
@@ -11,13 +10,6 @@ import { languageSchema } from './auth.js';
  * A participant has at most one live connection in a visit; joining again
  * (a reload, a second tab) replaces the previous one.
  */
-
-/** How long before the start the patient may check in (minutes). */
-export const visitCheckInOpensMinutesBefore = 15;
-/** How long after the scheduled end a visit may still be joined (minutes). */
-export const visitJoinGraceMinutes = 60;
-/** Up to four people in one call (doctor, patient, interpreter or companion), as a mesh. */
-export const maxVisitParticipants = 4;
 
 // ---------------------------------------------------------------- device check
 
