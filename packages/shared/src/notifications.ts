@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listQuerySchema } from './common.js';
 
 /**
  * In-app notifications (the bell). `data` holds ids and times only, never
@@ -27,18 +28,8 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-export const notificationListQuerySchema = z.object({
-  page: z.coerce
-    .number({ message: 'validation.page' })
-    .int()
-    .min(1, { message: 'validation.page' })
-    .default(1),
-  pageSize: z.coerce
-    .number({ message: 'validation.pageSize' })
-    .int()
-    .min(1, { message: 'validation.pageSize' })
-    .max(100, { message: 'validation.pageSize' })
-    .default(20),
+/** The list query's paging (no text search), plus the unread filter. */
+export const notificationListQuerySchema = listQuerySchema.omit({ q: true }).extend({
   unreadOnly: z
     .enum(['true', 'false'])
     .transform((value) => value === 'true')
