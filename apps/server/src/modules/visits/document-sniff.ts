@@ -54,6 +54,12 @@ export function mimeTypeOf(kind: UploadFileKind): string {
   return uploadFileKindMimeTypes[kind];
 }
 
+/** The kind a stored MIME type (one {@link mimeTypeOf} gave) stands for; null for anything else. */
+export function kindOfMimeType(contentType: string | null): UploadFileKind | null {
+  const found = Object.entries(uploadFileKindMimeTypes).find(([, type]) => type === contentType);
+  return found === undefined ? null : (found[0] as UploadFileKind);
+}
+
 /** A ZIP (Office Open XML) whose entries include the Word document part. */
 function isDocx(bytes: Buffer): boolean {
   if (bytes.length < 30 || bytes.readUInt32LE(0) !== 0x04034b50) {

@@ -4,10 +4,11 @@ import { AppError } from '../../lib/app-error.js';
 import { insertFile } from '../files/files.repository.js';
 import { loadUploadLimits } from '../settings/settings.service.js';
 import { isUuid } from '../users/users.service.js';
-import { mimeTypeOf, sanitizeFileName, sniffDocument, uploadKindExtensions } from './document-sniff.js';
+import { documentLabelOf } from '../documents/document-label.js';
+import { mimeTypeOf, sniffDocument, uploadKindExtensions } from './document-sniff.js';
 import type { VisitContext } from './visit-context.js';
 import { canUseVisitRecord, isVisitParticipant } from './visits.policy.js';
-import { presentChatMessage } from './visits.presenter.js';
+import { presentChatMessage, visitFileNameOf } from './visits.presenter.js';
 import { appendVisitMessage, findVisitFile } from './visits.repository.js';
 import { loadVisit } from './visits.service.js';
 
@@ -16,7 +17,8 @@ import { loadVisit } from './visits.service.js';
  * call is on (admitted). Limits and allowed kinds come from the clinic's
  * upload settings (413 too large; 415 a kind not allowed, decided by the
  * content). The bytes are stored under a generated name; the browser's file
- * name is only a sanitized label. Creates a `file` message with the next
+ * name is only a sanitized label whose ending is the recognised kind's
+ * (`invoice.html` holding a PNG is kept as `invoice.png`). Creates a `file` message with the next
  * sequence number, pushed as `chat.message` to the call. A resend with the
  * same `clientId` answers the stored message.
  */
@@ -75,7 +77,7 @@ export async function shareVisitFile(
         kind: 'file',
         body: null,
         fileId: file.id,
-        fileName: sanitizeFileName(upload.fileName, kind),
+        fileName: documentLabelOf(upload.fileName, kind),
         createdAt: now,
       },
       { contentType, size: upload.bytes.length },
@@ -119,6 +121,6 @@ export async function readVisitFile(
   return {
     bytes: await ctx.storage.read(found.file.storagePath),
     contentType: found.file.contentType,
-    fileName: found.fileName ?? 'file',
+    fileName: visitFileNameOf(found.fileName, found.file.contentType),
   };
 }

@@ -1,5 +1,7 @@
 import type { ChatMessage } from '@telemedicina/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { visitMessages } from '../../db/schema.js';
 import { createClock } from '../../test/booking-fixtures.js';
 import { createUser, nextRemoteAddress, requestHeaders, send, signIn } from '../../test/factories.js';
 import { createTestContext, parseSetCookie, type TestContext } from '../../test/test-context.js';
@@ -208,6 +210,63 @@ describe('files in the visit chat', () => {
         },
       });
     }
+  });
+
+  it('names a shared file by its content: the sender’s ending never survives (.html, .exe, .svg)', async () => {
+    const visit = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    // A real PNG with an HTML page after its last chunk: saved as `.html`, it would open as a page.
+    const polyglot = Buffer.concat([pngBytes, Buffer.from('<html><script>alert(1)</script></html>')]);
+    const cases: { name: string; bytes: Buffer; listed: string; contentType: string }[] = [
+      { name: 'invoice.html', bytes: polyglot, listed: 'invoice.png', contentType: 'image/png' },
+      { name: 'setup.exe', bytes: pngBytes, listed: 'setup.png', contentType: 'image/png' },
+      { name: 'logo.svg', bytes: pngBytes, listed: 'logo.png', contentType: 'image/png' },
+      { name: 'informe.PDF.htm', bytes: pdfBytes, listed: 'informe.PDF.pdf', contentType: 'application/pdf' },
+      { name: 'scan.PNG', bytes: pngBytes, listed: 'scan.png', contentType: 'image/png' },
+      { name: 'receta', bytes: pdfBytes, listed: 'receta.pdf', contentType: 'application/pdf' },
+    ];
+    for (const [index, sample] of cases.entries()) {
+      const response = await upload(
+        visit.appointmentId,
+        visit.patientSession.token,
+        { name: sample.name, type: 'text/html', bytes: sample.bytes },
+        { clientId: `named-${index}` },
+      );
+      expect(response.statusCode).toBe(201);
+      const message = response.json<ChatMessage>();
+      expect(message.file).toMatchObject({ name: sample.listed, contentType: sample.contentType });
+      const download = await send(context.app, 'GET', message.file?.url ?? '', {
+        session: visit.doctorSession.token,
+      });
+      expect(download.statusCode).toBe(200);
+      expect(download.headers['content-type']).toBe(sample.contentType);
+      const disposition = String(download.headers['content-disposition']);
+      expect(disposition).toBe(
+        `attachment; filename="${sample.listed}"; filename*=UTF-8''${encodeURIComponent(sample.listed)}`,
+      );
+      expect(disposition).not.toMatch(/\.(html?|exe|svg)\b/i);
+    }
+    // A file stored before this rule, under the sender's name: read with the content's ending too.
+    const old = (
+      await upload(visit.appointmentId, visit.patientSession.token, {
+        name: 'old.png',
+        type: 'image/png',
+        bytes: polyglot,
+      })
+    ).json<ChatMessage>();
+    await context.db.db
+      .update(visitMessages)
+      .set({ fileName: 'old.html' })
+      .where(eq(visitMessages.id, old.id));
+    const history = await send(context.app, 'GET', `/api/v1/visits/${visit.appointmentId}/messages`, {
+      session: visit.doctorSession.token,
+    });
+    expect(history.json<{ data: ChatMessage[] }>().data.find((m) => m.id === old.id)?.file?.name).toBe(
+      'old.png',
+    );
+    const oldDownload = await send(context.app, 'GET', old.file?.url ?? '', {
+      session: visit.doctorSession.token,
+    });
+    expect(String(oldDownload.headers['content-disposition'])).toMatch(/^attachment; filename="old\.png"/);
   });
 
   it('accepts files only from the doctor and the patient while the call is on', async () => {

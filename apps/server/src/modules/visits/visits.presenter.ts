@@ -7,6 +7,8 @@ import {
   type Language,
   type VisitParticipant,
 } from '@telemedicina/shared';
+import { documentLabelOf } from '../documents/document-label.js';
+import { kindOfMimeType } from './document-sniff.js';
 import type { VisitGuestRow, VisitMessageWithFile, VisitRow } from './visits.repository.js';
 
 /** The stored device check as the contract shows it (null when none, or when the row is unreadable). */
@@ -30,6 +32,17 @@ export function presentDeviceCheck(visit: VisitRow | null | undefined): DeviceCh
 /** Where a participant downloads a file shared in the visit. */
 export function visitFileUrl(appointmentId: string, fileId: string): string {
   return `${apiBasePath}/visits/${appointmentId}/files/${fileId}`;
+}
+
+/**
+ * The name a shared file is listed and downloaded under: the sender's base name with the ending of
+ * the content the server recognised (`invoice.html` holding a PNG is `invoice.png`), so no download
+ * is saved as a page or a program. Applied on reading too, so files stored before this rule are
+ * named the same way.
+ */
+export function visitFileNameOf(fileName: string | null, contentType: string | null): string {
+  const kind = kindOfMimeType(contentType);
+  return kind === null ? 'file' : documentLabelOf(fileName ?? undefined, kind);
 }
 
 /** Who sent a message: from the stored key and name (a guest may be gone, the message stays). */
@@ -65,7 +78,7 @@ export function presentChatMessage(
       hasFile && message.fileId !== null
         ? {
             id: message.fileId,
-            name: message.fileName ?? 'file',
+            name: visitFileNameOf(message.fileName, message.fileContentType),
             contentType: message.fileContentType ?? 'application/octet-stream',
             size: message.fileSize ?? 0,
             url: visitFileUrl(message.appointmentId, message.fileId),
