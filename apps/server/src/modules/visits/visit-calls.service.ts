@@ -1,7 +1,7 @@
 import type { ChatMessage, ChatSend, VisitParticipant, VisitState, WaitingRoom } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import type { VisitContext } from './visit-context.js';
-import { canUseVisitRecord, canWatchWaitingRoom, isVisitParticipant } from './visits.policy.js';
+import { canReadVisitChat, canWatchWaitingRoom, isVisitParticipant } from './visits.policy.js';
 import { presentChatMessage } from './visits.presenter.js';
 import { appendVisitMessage, listVisitMessages } from './visits.repository.js';
 import {
@@ -49,8 +49,7 @@ export async function prepareJoin(
     throw new AppError(409, 'VISIT_ENDED', 'This visit has ended.', { status: state.status });
   }
   const inCall = state.phase === 'in_call';
-  const canRead = inCall || canUseVisitRecord(visit.capacity);
-  const messages = canRead
+  const messages = canReadVisitChat(visit.capacity, state.phase)
     ? await presentMessages(
         ctx,
         visit.appointment,

@@ -7,10 +7,10 @@ import { isUuid } from '../users/users.service.js';
 import { documentLabelOf } from '../documents/document-label.js';
 import { mimeTypeOf, sniffDocument, uploadKindExtensions } from './document-sniff.js';
 import type { VisitContext } from './visit-context.js';
-import { canUseVisitRecord, isVisitParticipant } from './visits.policy.js';
+import { canReadVisitChat, canUseVisitRecord, isVisitParticipant } from './visits.policy.js';
 import { presentChatMessage, visitFileNameOf } from './visits.presenter.js';
 import { appendVisitMessage, findVisitFile } from './visits.repository.js';
-import { loadVisit } from './visits.service.js';
+import { loadVisit, phaseFor } from './visits.service.js';
 
 /**
  * Shares a file in the visit's chat: the doctor or the patient, while the
@@ -104,14 +104,22 @@ export async function shareVisitFile(
   return message;
 }
 
-/** A file shared in the visit, for its participants (doctor, patient, guests); 404 for anyone else. */
+/**
+ * A file shared in the visit, for whoever reads its chat ({@link canReadVisitChat}): the doctor and
+ * the patient, and a guest only while admitted into the call — never from the waiting room, as the
+ * socket's join shows a waiting guest no message. 404 for anyone else.
+ */
 export async function readVisitFile(
   ctx: VisitContext,
   appointmentId: string,
   fileId: string,
 ): Promise<{ bytes: Buffer; contentType: string; fileName: string }> {
   const visit = await loadVisit(ctx, appointmentId);
-  if (!isVisitParticipant(visit.capacity) || !isUuid(fileId)) {
+  if (
+    !isUuid(fileId) ||
+    !isVisitParticipant(visit.capacity) ||
+    !canReadVisitChat(visit.capacity, await phaseFor(ctx, visit))
+  ) {
     throw new AppError(404, 'NOT_FOUND', 'No such file.');
   }
   const found = await findVisitFile(ctx.db.db, visit.appointment.id, fileId);

@@ -12,6 +12,7 @@ import {
   nextEvent,
   openVisitSocket,
   sessionCookie,
+  type TestVisit,
 } from '../../test/visit-fixtures.js';
 import { sanitizeFileName, sniffDocument } from './document-sniff.js';
 
@@ -157,12 +158,17 @@ describe('files in the visit chat', () => {
     const token = invite.json<{ url: string }>().url.split('#')[1];
     const redeemed = await send(context.app, 'POST', '/api/v1/visit-guests/redeem', { body: { token } });
     const guestCookie = parseSetCookie(redeemed.headers['set-cookie']).get('tm_guest')?.value ?? '';
-    const asGuest = await context.app.inject({
-      method: 'GET',
-      url,
-      headers: { cookie: `tm_guest=${guestCookie}` },
+    const asGuest = () =>
+      context.app.inject({ method: 'GET', url, headers: { cookie: `tm_guest=${guestCookie}` } });
+    // Still in the waiting room: nothing (see 'guests and visit files').
+    expect((await asGuest()).statusCode).toBe(404);
+    const guestId = invite.json<{ id: string }>().id;
+    const admitted = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/admit`, {
+      session: visit.doctorSession.token,
+      body: { participantKey: `guest:${guestId}` },
     });
-    expect(asGuest.statusCode).toBe(200);
+    expect(admitted.statusCode).toBe(200);
+    expect((await asGuest()).statusCode).toBe(200);
   });
 
   it('refuses files over the clinic size limit (413) and kinds not allowed by content (415)', async () => {
@@ -288,6 +294,119 @@ describe('files in the visit chat', () => {
         })
       ).statusCode,
     ).toBe(404);
+  });
+});
+
+/** Invites a guest to the visit as its doctor and redeems the link: the guest's cookie header and key. */
+async function redeemGuest(visit: TestVisit): Promise<{ cookie: string; key: string }> {
+  const invite = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/guests`, {
+    session: visit.doctorSession.token,
+    body: { name: 'Guest Companion', role: 'companion', language: 'en' },
+  });
+  expect(invite.statusCode).toBe(201);
+  const { id, url } = invite.json<{ id: string; url: string }>();
+  const redeemed = await send(context.app, 'POST', '/api/v1/visit-guests/redeem', {
+    body: { token: url.split('#')[1] },
+  });
+  expect(redeemed.statusCode).toBe(200);
+  const value = parseSetCookie(redeemed.headers['set-cookie']).get('tm_guest')?.value ?? '';
+  return { cookie: `tm_guest=${value}`, key: `guest:${id}` };
+}
+
+describe('guests and visit files', () => {
+  it('keeps the files from a guest in the waiting room, REST as the socket; admitted, the guest reads them', async () => {
+    const visit = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    // Shared before anyone was invited.
+    const shared = (
+      await upload(visit.appointmentId, visit.patientSession.token, {
+        name: 'analítica.pdf',
+        type: 'application/pdf',
+        bytes: pdfBytes,
+      })
+    ).json<ChatMessage>();
+    const fileUrl = shared.file?.url ?? '';
+    const guest = await redeemGuest(visit);
+    const download = () =>
+      context.app.inject({ method: 'GET', url: fileUrl, headers: { cookie: guest.cookie } });
+    const list = () =>
+      context.app.inject({
+        method: 'GET',
+        url: `/api/v1/visits/${visit.appointmentId}/messages`,
+        headers: { cookie: guest.cookie },
+      });
+
+    // Waiting: the download and the list answer nothing, and the socket's join replays no message.
+    const early = await download();
+    expect(early.statusCode).toBe(404);
+    expect(early.rawPayload.equals(pdfBytes)).toBe(false);
+    expect([401, 403, 404]).toContain((await list()).statusCode);
+    const socket = await openVisitSocket(port, guest.cookie);
+    expect(await ask(socket, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 })).toMatchObject(
+      {
+        ok: true,
+        data: { inCall: false, messages: [] },
+      },
+    );
+
+    // Admitted by the doctor: the same rule lets the download through.
+    const admitted = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/admit`, {
+      session: visit.doctorSession.token,
+      body: { participantKey: guest.key },
+    });
+    expect(admitted.statusCode).toBe(200);
+    const late = await download();
+    expect(late.statusCode).toBe(200);
+    expect(late.rawPayload.equals(pdfBytes)).toBe(true);
+    const rejoined = await ask(socket, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 });
+    expect(rejoined).toMatchObject({ ok: true, data: { inCall: true } });
+    expect(rejoined.ok ? rejoined.data.messages.map((m) => m.id) : []).toEqual([shared.id]);
+    // The chat's REST history stays the doctor's and the patient's.
+    expect([401, 403, 404]).toContain((await list()).statusCode);
+
+    // Once the doctor ends the visit the guest's part is over: no more files (the socket refuses the join).
+    const ended = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/end`, {
+      session: visit.doctorSession.token,
+    });
+    expect(ended.statusCode).toBe(200);
+    expect((await download()).statusCode).toBe(404);
+    expect(await ask(socket, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 })).toMatchObject(
+      {
+        ok: false,
+        error: { code: 'VISIT_ENDED' },
+      },
+    );
+    // The patient keeps the visit's record.
+    const byPatient = await send(context.app, 'GET', fileUrl, { session: visit.patientSession.token });
+    expect(byPatient.statusCode).toBe(200);
+  });
+
+  it('keeps an admitted guest of another visit away from this visit’s files', async () => {
+    const visit = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    const shared = (
+      await upload(visit.appointmentId, visit.doctorSession.token, {
+        name: 'pauta.png',
+        type: 'image/png',
+        bytes: pngBytes,
+      })
+    ).json<ChatMessage>();
+    const other = await createVisit(context.app, { startsAt: clock.now(), status: 'in_progress' });
+    const otherGuest = await redeemGuest(other);
+    const admitted = await send(context.app, 'POST', `/api/v1/visits/${other.appointmentId}/admit`, {
+      session: other.doctorSession.token,
+      body: { participantKey: otherGuest.key },
+    });
+    expect(admitted.statusCode).toBe(200);
+    for (const url of [
+      shared.file?.url ?? '',
+      `/api/v1/visits/${other.appointmentId}/files/${shared.file?.id ?? ''}`,
+    ]) {
+      const response = await context.app.inject({
+        method: 'GET',
+        url,
+        headers: { cookie: otherGuest.cookie },
+      });
+      expect(response.statusCode).toBe(404);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Permission } from '@telemedicina/shared';
+import type { Permission, VisitPhase } from '@telemedicina/shared';
 
 /**
  * Who is asking about a visit: a signed-in user (REST or socket) or a
@@ -45,6 +45,17 @@ export function isVisitParticipant(
 /** The doctor and the patient read the chat history over REST and share files. */
 export function canUseVisitRecord(capacity: VisitCapacity | null): capacity is 'doctor' | 'patient' {
   return capacity === 'doctor' || capacity === 'patient';
+}
+
+/**
+ * Who reads the visit's chat — its messages and the files shared in it: the doctor and the patient
+ * always (the visit's record, also afterwards); a guest only while in the call (admitted by the
+ * doctor, `phase` `in_call`), then everything shared so far, as the call's participants see it. A
+ * guest in the waiting room, or after the visit, reads nothing. The socket's join and the REST file
+ * download both decide with this.
+ */
+export function canReadVisitChat(capacity: VisitCapacity | null, phase: VisitPhase): boolean {
+  return canUseVisitRecord(capacity) || (capacity === 'guest' && phase === 'in_call');
 }
 
 /** Inviting a guest takes `visits.invite` and being the visit's doctor or patient. */

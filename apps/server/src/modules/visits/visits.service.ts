@@ -289,6 +289,13 @@ export async function composeVisitState(
   };
 }
 
+/** The caller's phase alone (what {@link stateFor} answers as `phase`), without the rest of the state. */
+export async function phaseFor(ctx: VisitContext, visit: LoadedVisit): Promise<VisitPhase> {
+  const isGuestAdmitted =
+    visit.guest !== null && (await findAdmittedGuestIds(ctx.db.db, [visit.guest.id])).has(visit.guest.id);
+  return visitPhaseOf(visit.appointment, visit.capacity, ctx.now(), isGuestAdmitted);
+}
+
 /** `GET /visits/:appointmentId` (doctor, patient, staff) and `GET /visit-guests/current` (a guest): the caller's view. */
 export async function getVisitState(ctx: VisitContext, appointmentId: string): Promise<VisitState> {
   const visit = await loadVisit(ctx, appointmentId);
