@@ -5,7 +5,11 @@
 // demo data, signs in as the demo administrator (the credentials the server prints), reads the
 // endpoints and their parameters from the server's own OpenAPI document, and runs sqlmap
 // (`--batch --level 2 --risk 1`, PostgreSQL payloads) on each with the session cookie and the XSRF
-// header. Prints a table (endpoint, parameters tested, result) and exits non-zero on any finding,
+// header. Path values no list hands out are made first through the API (a diagnosis code, the
+// verification code of a prescription the demo doctor issues). The server runs with NODE_ENV=test
+// and SECURITY_SCAN_NO_RATE_LIMITS=true, which it honours in no other environment: requests from
+// this machine skip the rate limits, so sqlmap is not answered 429 on a rate-limited endpoint.
+// Prints a table (endpoint, parameters tested, result) and exits non-zero on any finding,
 // or when an endpoint could not be tested (its sample request did not answer 2xx, or sqlmap did
 // not finish): a scan that skipped something must not pass quietly.
 //
@@ -46,7 +50,8 @@ try {
     `[security:scan] Signed in as ${accounts.map((account) => `${account.email} (${account.role})`).join(', ')} ` +
       `on ${server.baseUrl}.`,
   );
-  const targets = await planTargets(server.baseUrl, sessions);
+  const knownValues = await prepareRecords(server.baseUrl, sessions);
+  const targets = await planTargets(server.baseUrl, sessions, knownValues);
   console.log(
     `[security:scan] ${targets.filter((target) => target.url).length} endpoints to scan, ` +
       `${parallel} at a time (sqlmap ${sqlmapVersion(sqlmap)}; output under ${workDir}).\n`,
@@ -139,7 +144,12 @@ async function startServer(dataDir) {
     cwd: root,
     env: {
       ...process.env,
-      NODE_ENV: 'production',
+      // NODE_ENV=test: the only environment in which the server honours SECURITY_SCAN_NO_RATE_LIMITS
+      // (it refuses to start with it otherwise). Requests from this machine then skip the rate
+      // limits, so sqlmap's thousands of requests reach rate-limited endpoints (the public
+      // prescription check allows 30 per 15 minutes) instead of being answered 429.
+      NODE_ENV: 'test',
+      SECURITY_SCAN_NO_RATE_LIMITS: 'true',
       HOST: '127.0.0.1',
       PORT: String(port),
       REALTIME_PORT: '0',
@@ -251,13 +261,74 @@ async function getJson(baseUrl, path, session) {
   return { status: response.status, body };
 }
 
+async function sendJson(baseUrl, method, path, session, body) {
+  const response = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  let parsed = null;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, body: parsed, text };
+}
+
+/**
+ * Real values for path parameters no list hands out, made through the API the way people make them:
+ * a code of the diagnosis catalogue (as the demo doctor, whom `/diagnoses` is for) and the
+ * verification code of a prescription the demo doctor issues to the demo patient. With a made-up
+ * value these endpoints answer 400 or 404 before any query runs, and sqlmap has nothing to test.
+ * Keyed by the OpenAPI path; throws when one cannot be made (the scan must not pass without them).
+ */
+async function prepareRecords(baseUrl, sessions) {
+  const doctor = sessions.find((session) => session.role === 'doctor');
+  const patient = sessions.find((session) => session.role === 'patient');
+  if (!doctor || !patient?.userId) {
+    throw new Error('The demo doctor and patient are needed to prepare a diagnosis and a prescription.');
+  }
+  const diagnoses = await getJson(baseUrl, '/api/v1/diagnoses?q=J06', doctor);
+  const diagnosisCode = diagnoses.body?.items?.[0]?.code;
+  if (diagnoses.status !== 200 || typeof diagnosisCode !== 'string') {
+    throw new Error(`GET /api/v1/diagnoses?q=J06 as the demo doctor answered ${diagnoses.status}.`);
+  }
+  const issued = await sendJson(baseUrl, 'POST', `/api/v1/patients/${patient.userId}/prescriptions`, doctor, {
+    items: [
+      {
+        medication: 'Paracetamol 500 mg',
+        dose: '1 tablet',
+        route: 'oral',
+        frequency: 'every 8 hours',
+        duration: '3 days',
+        quantity: '9 tablets',
+      },
+    ],
+  });
+  const verificationCode = issued.body?.verificationCode;
+  if (issued.status !== 201 || typeof verificationCode !== 'string') {
+    throw new Error(
+      `Issuing a prescription as the demo doctor answered ${issued.status}: ${issued.text.slice(0, 300)}`,
+    );
+  }
+  console.log(
+    `[security:scan] Prepared diagnosis ${diagnosisCode} and prescription verification code ${verificationCode}.`,
+  );
+  return {
+    '/api/v1/diagnoses/{code}': { code: diagnosisCode },
+    '/api/v1/prescriptions/verify/{code}': { code: verificationCode },
+  };
+}
+
 /**
  * Every GET operation of the OpenAPI document with a query or path parameter, with sample
  * values that make the request answer 2xx (path ids: the first item of the matching list), as
  * the first demo account allowed to call it. A 404 sample (no photo, an unknown token) is
  * still a stable answer sqlmap can compare against.
  */
-async function planTargets(baseUrl, sessions) {
+async function planTargets(baseUrl, sessions, knownValues) {
   const { body: document } = await getJson(baseUrl, '/api/v1/openapi.json', sessions[0]);
   if (document === null || typeof document.paths !== 'object') {
     throw new Error('GET /api/v1/openapi.json did not answer an OpenAPI document.');
@@ -316,6 +387,10 @@ async function planTargets(baseUrl, sessions) {
   /** A sample path value: the first item of the matching list, else a placeholder (answers 404). */
   const pathSample = async (path, parameter, session) => {
     const name = parameter.name;
+    const known = knownValues[path]?.[name];
+    if (known !== undefined) {
+      return known;
+    }
     const list =
       name === 'appointmentId'
         ? '/api/v1/appointments'
@@ -348,6 +423,7 @@ async function planTargets(baseUrl, sessions) {
       continue;
     }
     let chosen = null;
+    const answers = [];
     for (const session of sessions) {
       let resolved = path;
       let marked = path;
@@ -375,6 +451,9 @@ async function planTargets(baseUrl, sessions) {
       const search = query.size > 0 ? `?${query}` : '';
       const probe = missing === null ? await getJson(baseUrl, `${resolved}${search}`, session) : null;
       const status = probe?.status ?? null;
+      answers.push(
+        `${session.role} ${status ?? '—'}${probe?.body?.error?.code ? ` ${probe.body.error.code}` : ''}`,
+      );
       // A 404, or a 400 from the service (not the schema's VALIDATION_FAILED), means the sample got
       // as far as the code that queries: still a stable answer to compare injected requests with.
       const isComparable =
@@ -421,7 +500,7 @@ async function planTargets(baseUrl, sessions) {
         label,
         tested,
         url: null,
-        note: `sample request answered ${status} to every demo account`,
+        note: `no demo account's sample request answered 2xx (${answers.join(', ')})`,
       });
       continue;
     }

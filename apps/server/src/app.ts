@@ -3,6 +3,7 @@ import { apiBasePath } from '@telemedicina/shared';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyRequest,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -15,6 +16,7 @@ import { authentication } from './http/authentication.js';
 import { isSecureRequest, readCookie, sessionCookieName } from './http/cookies.js';
 import { handleError } from './http/error-handler.js';
 import { openApi } from './http/openapi.js';
+import { isLoopbackAddress } from './http/rate-limits.js';
 import { generateRequestId } from './http/request-id.js';
 import { createRequestLogger, RequestLogController } from './http/request-logger.js';
 import { responseSerializerCompiler } from './http/response-serializer.js';
@@ -252,7 +254,15 @@ export async function buildApp({
         new AppError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
         }),
+      // `npm run security:scan`'s own server (NODE_ENV=test only, config.ts): sqlmap on this machine
+      // is not stopped by the limits. The socket's address, not `request.ip`: no forwarded header counts.
+      ...(config.securityScanNoRateLimits === true
+        ? { allowList: (request: FastifyRequest) => isLoopbackAddress(request.socket.remoteAddress) }
+        : {}),
     });
+    if (config.securityScanNoRateLimits === true) {
+      app.log.warn('SECURITY_SCAN_NO_RATE_LIMITS: rate limits are off for requests from this machine');
+    }
     await app.register(openApi, { version: serverVersion });
 
     const storage = createFileStorage(config.uploadsDir);

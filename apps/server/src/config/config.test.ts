@@ -45,6 +45,7 @@ describe('loadConfig', () => {
       iceServers: [],
       passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
       reminderPollSeconds: 30,
+      securityScanNoRateLimits: false,
     });
     expect(productionPasswordHashing).toEqual({ memoryCostKib: 19_456, timeCost: 2 });
   });
@@ -148,6 +149,21 @@ describe('loadConfig', () => {
     expect(error.issues.map((issue) => issue.variable)).toEqual(['MFA_ENCRYPTION_KEY']);
     expect(loadConfig({ NODE_ENV: 'production' }).mfaEncryptionKey).toBeNull();
     expect(loadConfig({ DATABASE_URL: 'postgres://db/x' }).mfaEncryptionKey).toBeNull();
+  });
+
+  it('honours SECURITY_SCAN_NO_RATE_LIMITS only with NODE_ENV=test, and refuses to start otherwise', () => {
+    expect(
+      loadConfig({ NODE_ENV: 'test', SECURITY_SCAN_NO_RATE_LIMITS: 'true' }).securityScanNoRateLimits,
+    ).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).securityScanNoRateLimits).toBe(false);
+    for (const nodeEnv of ['production', 'development', undefined]) {
+      const error = configError({ NODE_ENV: nodeEnv, SECURITY_SCAN_NO_RATE_LIMITS: 'true' });
+      expect(error.issues.map((issue) => issue.variable)).toEqual(['SECURITY_SCAN_NO_RATE_LIMITS']);
+    }
+    for (const value of ['1', 'yes', 'TRUE']) {
+      const error = configError({ NODE_ENV: 'test', SECURITY_SCAN_NO_RATE_LIMITS: value });
+      expect(error.issues.map((issue) => issue.variable)).toEqual(['SECURITY_SCAN_NO_RATE_LIMITS']);
+    }
   });
 
   it('defaults the allowed origins to the configured port', () => {

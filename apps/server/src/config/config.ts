@@ -72,6 +72,13 @@ export interface Config {
    * light setting so suites stay fast. Not read from the environment.
    */
   passwordHashing: { memoryCostKib: number; timeCost: number };
+  /**
+   * `SECURITY_SCAN_NO_RATE_LIMITS`: requests from this machine's loopback address skip the rate
+   * limits, so `npm run security:scan` can send sqlmap's thousands of requests to a rate-limited
+   * endpoint. Only the scan's own server sets it, and loading refuses it unless NODE_ENV=test: a
+   * production or development start with it set does not start at all.
+   */
+  securityScanNoRateLimits?: boolean;
 }
 
 /** OWASP's argon2id recommendation: m=19 MiB, t=2, p=1. */
@@ -227,6 +234,7 @@ const envSchema = z.object({
     .min(0, { message: 'must be between 0 and 3600' })
     .max(3600, { message: 'must be between 0 and 3600' })
     .default(30),
+  SECURITY_SCAN_NO_RATE_LIMITS: z.enum(['true'], { message: 'must be true or unset' }).optional(),
 });
 
 /** The variables the server reads; the README's configuration table lists the same. */
@@ -271,6 +279,16 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       },
     ]);
   }
+  const securityScanNoRateLimits = values.SECURITY_SCAN_NO_RATE_LIMITS === 'true';
+  if (securityScanNoRateLimits && values.NODE_ENV !== 'test') {
+    throw new ConfigError([
+      {
+        variable: 'SECURITY_SCAN_NO_RATE_LIMITS',
+        message:
+          'is only for the server `npm run security:scan` starts, with NODE_ENV=test; never set it anywhere else',
+      },
+    ]);
+  }
   const dataDir = path.resolve(cwd, values.DATA_DIR);
   const appOrigins = values.APP_ORIGIN ?? defaultOrigins(values.PORT);
   return {
@@ -303,6 +321,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     iceServers: values.ICE_SERVERS ?? [],
     passwordHashing: { ...productionPasswordHashing },
     reminderPollSeconds: values.REMINDER_POLL_SECONDS,
+    securityScanNoRateLimits,
   };
 }
 

@@ -42,6 +42,49 @@ describe('rate limits with REDIS_URL', () => {
   });
 });
 
+async function verifyStatuses(context: TestContext, address: string, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let round = 0; round < count; round += 1) {
+    const response = await send(context.app, 'GET', '/api/v1/prescriptions/verify/ABCD-EFGH-JKMN', {
+      remoteAddress: address,
+    });
+    statuses.push(response.statusCode);
+  }
+  return statuses;
+}
+
+describe("the security scan's exemption (SECURITY_SCAN_NO_RATE_LIMITS)", () => {
+  let scanServer: TestContext;
+  let ordinary: TestContext;
+
+  beforeAll(async () => {
+    scanServer = await createTestContext({ config: { securityScanNoRateLimits: true } });
+    ordinary = await createTestContext();
+  });
+
+  afterAll(async () => {
+    await scanServer?.close();
+    await ordinary?.close();
+  });
+
+  it("lets requests from this machine past the limits of the scan's own server", async () => {
+    const statuses = await verifyStatuses(scanServer, '127.0.0.1', 40);
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    expect(new Set(statuses)).toEqual(new Set([404]));
+  });
+
+  it('still limits any other address on that server', async () => {
+    const statuses = await verifyStatuses(scanServer, nextRemoteAddress(), 40);
+    expect(statuses.slice(0, 30)).toEqual(Array.from({ length: 30 }, () => 404));
+    expect(statuses.slice(30)).toEqual(Array.from({ length: 10 }, () => 429));
+  });
+
+  it('limits this machine too on a server without it', async () => {
+    const statuses = await verifyStatuses(ordinary, '127.0.0.1', 40);
+    expect(statuses.slice(30)).toEqual(Array.from({ length: 10 }, () => 429));
+  });
+});
+
 // Opt-in, like TEST_DATABASE_URL: a Redis server to share limits through (e.g. redis://127.0.0.1:6379).
 const testRedisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 if (testRedisUrl !== null) {

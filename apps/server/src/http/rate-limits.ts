@@ -29,3 +29,12 @@ export const rateLimits = {
     keyGenerator: (request: FastifyRequest): string => `session:${request.actor?.sessionId ?? request.ip}`,
   },
 } as const;
+
+/** Whether a socket's peer is this machine (IPv4, IPv6 or IPv4-mapped loopback). */
+export function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) {
+    return false;
+  }
+  const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
