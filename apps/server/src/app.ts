@@ -234,6 +234,7 @@ export async function buildApp({
     // Also echoes the request id (x-request-id) on every answer: one hook sets every constant header.
     await app.register(securityHeaders, {
       isProduction: config.isProduction,
+      publicOrigin: config.publicOrigin,
       getRealtimePort: realtimePortForClients,
       requestIdHeader: 'x-request-id',
     });

@@ -5,7 +5,13 @@ import helmet from 'helmet';
 import { apiReferencePath } from './openapi.js';
 
 export interface SecurityHeadersOptions {
+  /** Only production sends HSTS (a developer's localhost must not be pinned to HTTPS). */
   isProduction: boolean;
+  /**
+   * The configured public origin: when it is https, every answer carries HSTS (a TLS proxy in front
+   * may not say so in a header the server trusts); otherwise only answers to HTTPS requests do.
+   */
+  publicOrigin: string;
   /** Port of the separate Socket.IO server (null when disabled); the page must be allowed to connect to it. */
   getRealtimePort: () => number | null;
   /**
@@ -53,6 +59,11 @@ const hostnamePattern = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\
  * - No upgrade-insecure-requests: a clinic may run the app over plain HTTP on
  *   a LAN during evaluation; production should sit behind TLS (camera and
  *   microphone need a secure context anyway), where HSTS is sent.
+ * - HSTS (production only) on answers to a request that came over HTTPS —
+ *   `request.protocol`, which believes X-Forwarded-Proto only from a proxy
+ *   TRUST_PROXY names — or on every answer when PUBLIC_ORIGIN is https. Never
+ *   over plain HTTP otherwise: the header means nothing there (RFC 6797 §8.1)
+ *   and only tells a scanner the server is misconfigured.
  *
  * API data (JSON under /api, except the HTML reference at /api/v1/docs) is
  * never a document: it gets a short, stricter fixed set instead (CSP
@@ -105,7 +116,8 @@ export const securityHeaders = fp<SecurityHeadersOptions>(
       xFrameOptions: { action: 'deny' },
       // Invitation and reset links carry tokens in their URL: never leak them as a referrer.
       referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: options.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+      // Added per request below: it depends on how the request came.
+      strictTransportSecurity: false,
       // Cross-origin isolation would block the separate real-time port's responses and media.
       crossOriginEmbedderPolicy: false,
     });
@@ -123,8 +135,8 @@ export const securityHeaders = fp<SecurityHeadersOptions>(
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'permissions-policy': permissionsPolicy,
-      ...(options.isProduction ? { 'strict-transport-security': 'max-age=31536000; includeSubDomains' } : {}),
     };
+    const isHttpsOrigin = options.publicOrigin.startsWith('https:');
 
     // Names and values apart, computed once: each request sets them in one loop.
     const apiHeaderNames = Object.keys(apiHeaders);
@@ -134,6 +146,9 @@ export const securityHeaders = fp<SecurityHeadersOptions>(
     app.addHook('onRequest', (request, reply, next) => {
       if (requestIdHeader !== undefined) {
         void reply.header(requestIdHeader, request.id);
+      }
+      if (options.isProduction && (isHttpsOrigin || request.protocol === 'https')) {
+        void reply.header('strict-transport-security', strictTransportSecurity);
       }
       const raw = request.raw;
       if (isApiDataPath(raw.url ?? '/')) {
@@ -156,6 +171,9 @@ export const securityHeaders = fp<SecurityHeadersOptions>(
   },
   { name: 'security-headers' },
 );
+
+/** One year, subdomains included (no `preload`: that is the clinic's decision to submit). */
+const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
 
 /** JSON answers under /api (not the HTML API reference and its assets). */
 function isApiDataPath(url: string): boolean {
