@@ -208,17 +208,27 @@ export const outboxItemSchema = z.object({
   sentAt: z.string().nullable(),
 });
 export type OutboxItem = z.infer<typeof outboxItemSchema>;
-/** A file stored with an outbox email; its bytes are at `GET /outbox/:id/attachments/:index`. */
+/**
+ * A file stored with an outbox email; its bytes are at `GET /outbox/:id/attachments/:index`,
+ * except a clinical file's (`isClinical`: a visit summary), of which the outbox keeps only
+ * the name, type and size.
+ */
 export const outboxAttachmentSchema = z.object({
   filename: z.string(),
   contentType: z.string(),
   /** Bytes. */
   size: z.number().int().nonnegative(),
+  isClinical: z.boolean(),
 });
 export type OutboxAttachmentInfo = z.infer<typeof outboxAttachmentSchema>;
 export const outboxMessageSchema = outboxItemSchema.extend({
   html: z.string(),
   text: z.string(),
+  /**
+   * Links whose secret (`?token=`) the stored copy hides: only the recipient
+   * got a working reset, verification or invitation link.
+   */
+  hiddenLinks: z.number().int().nonnegative(),
   attachments: z.array(outboxAttachmentSchema),
 });
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;

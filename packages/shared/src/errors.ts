@@ -37,6 +37,7 @@ export const errorCodes = [
   'SYSTEM_ROLE_LOCKED',
   'CANNOT_CHANGE_SELF',
   'ALREADY_EXISTS',
+  'CLINICAL_ATTACHMENT_WITHHELD',
   // Booking (issue 6)
   'SLOT_TAKEN',
   'CANCELLATION_WINDOW_PASSED',

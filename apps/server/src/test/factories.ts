@@ -9,7 +9,7 @@ import {
   insertUserIfEmailFree,
   replaceUserRoles,
 } from '../modules/users/users.repository.js';
-import { parseSetCookie } from './test-context.js';
+import { parseSetCookie, type TestContext } from './test-context.js';
 
 /** A well-formed XSRF token; the double-submit check only compares cookie and header. */
 export const testXsrfToken = 'test-xsrf-token-0123456789abcdefghijklmnopq';
@@ -150,13 +150,17 @@ export async function latestEmail(
   return rows.find((row) => template === undefined || row.template === template) ?? null;
 }
 
-/** The `token` query parameter of the first app link in an email's text. */
-export function tokenFromEmail(email: { text: string } | null): string {
-  const match = /[?&]token=([A-Za-z0-9_-]+)/.exec(email?.text ?? '');
-  if (match?.[1] === undefined) {
-    throw new Error(`no token link in email: ${email?.text ?? '(none)'}`);
+/**
+ * The `token` of the newest link to `path` (e.g. `/reset-password`) delivered to `to`.
+ * The outbox keeps only a redacted copy, so the token is read where a recipient
+ * reads it: the mail server (a context made with `smtp: true`).
+ */
+export async function deliveredToken(context: TestContext, to: string, path: string): Promise<string> {
+  if (context.mail === null) {
+    throw new Error('deliveredToken needs a test context created with { smtp: true }');
   }
-  return match[1];
+  await context.app.services.mailer.idle();
+  return context.mail.tokenFor(to, path);
 }
 
 /** Sends JSON with the XSRF pair (and a session when given) from a fresh address unless one is given. */

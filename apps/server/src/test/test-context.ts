@@ -7,6 +7,7 @@ import type { DatabaseClient } from '../db/client.js';
 import { seedSystemData } from '../db/seed.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
+import { startSmtpCatcher, type SmtpCatcher } from './smtp-catcher.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestContext {
@@ -16,6 +17,11 @@ export interface TestContext {
   database: TestDatabase;
   /** A scratch folder removed on close. */
   tempDir: string;
+  /**
+   * With `smtp: true`, the loopback mail server the app delivers to (what a
+   * recipient really gets, secrets included, unlike the outbox); else null.
+   */
+  mail: SmtpCatcher | null;
   /** Closes the app, disposes of the database and removes the scratch folder. */
   close(): Promise<void>;
 }
@@ -71,6 +77,8 @@ export async function createTestContext(
     configure?: (app: App) => void | Promise<void>;
     now?: () => Date;
     mfaRequiredRoles?: string[];
+    /** Deliver emails over SMTP to a catcher on loopback (`context.mail`). */
+    smtp?: boolean;
   } = {},
 ): Promise<TestContext> {
   const tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-test-'));
@@ -80,7 +88,11 @@ export async function createTestContext(
   await writeSetting(database.db.db, settingKeys.mfaRequiredRoles, options.mfaRequiredRoles ?? [], {
     now: now(),
   });
-  const config = createTestConfig(tempDir, options.config);
+  const mail = options.smtp === true ? await startSmtpCatcher() : null;
+  const config = createTestConfig(tempDir, {
+    ...(mail === null ? {} : { smtpUrl: mail.url }),
+    ...options.config,
+  });
   const app = await buildApp({ config, db: database.db, now });
   await options.configure?.(app);
   await app.ready();
@@ -91,12 +103,14 @@ export async function createTestContext(
     db: database.db,
     database,
     tempDir,
+    mail,
     close: () =>
       (closing ??= (async () => {
         try {
           await app.close();
         } finally {
           await database.dispose();
+          await mail?.close();
           await rm(tempDir, { recursive: true, force: true });
         }
       })()),

@@ -5,8 +5,12 @@ import { check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'dr
 export interface OutboxAttachment {
   filename: string;
   contentType: string;
-  /** The content, base64. */
+  /** The content, base64; empty for a clinical file (its bytes are not stored). */
   content: string;
+  /** Bytes, when the content is not stored (else the content's length). */
+  size?: number;
+  /** A clinical file (a visit summary): only its name, type and size are kept. */
+  isClinical?: boolean;
 }
 
 export const outboxStatuses = ['stored', 'queued', 'sent', 'failed'] as const;

@@ -9,13 +9,12 @@ import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import {
   auditEventsOf,
   createUser,
-  latestEmail,
+  deliveredToken,
   requestHeaders,
   send,
   sessionTokenFrom,
   signIn,
   testPassword,
-  tokenFromEmail,
 } from '../../test/factories.js';
 import {
   createTestContext,
@@ -29,7 +28,7 @@ let context: TestContext;
 let offsetMs = 0;
 
 beforeAll(async () => {
-  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs) });
+  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs), smtp: true });
 });
 
 afterAll(async () => {
@@ -122,7 +121,7 @@ describe('audited actions', () => {
       },
     });
     await send(app, 'POST', '/api/v1/auth/verify-email', {
-      body: { token: tokenFromEmail(await latestEmail(app, email, 'verify-email')) },
+      body: { token: await deliveredToken(context, email, '/verify-email') },
     });
     // Failures and a lockout, then an admin unlock.
     const admin = await signIn(app, await createUser(app, { roles: ['admin'] }));
@@ -137,7 +136,7 @@ describe('audited actions', () => {
     await send(app, 'POST', '/api/v1/auth/password/forgot', { body: { email } });
     const newPassword = 'Clave-Reiniciada-2026';
     await send(app, 'POST', '/api/v1/auth/password/reset', {
-      body: { token: tokenFromEmail(await latestEmail(app, email, 'reset-password')), password: newPassword },
+      body: { token: await deliveredToken(context, email, '/reset-password'), password: newPassword },
     });
     const client = await signIn(app, { email, password: newPassword, totpSecret: null });
     const changed = await send(app, 'POST', '/api/v1/me/password', {
@@ -177,7 +176,7 @@ describe('audited actions', () => {
     });
     await send(app, 'POST', '/api/v1/auth/invitations/accept', {
       body: {
-        token: tokenFromEmail(await latestEmail(app, invitee, 'invitation')),
+        token: await deliveredToken(context, invitee, '/accept-invitation'),
         password: testPassword,
         acceptTerms: true,
       },

@@ -4,6 +4,7 @@ import nodemailer from 'nodemailer';
 import type { Database, DatabaseClient } from '../../db/client.js';
 import type { OutboxAttachment } from '../../db/schema.js';
 import { insertOutboxMessage, updateOutboxStatus } from './email.repository.js';
+import { hideSecretLinks } from './secret-links.js';
 
 export interface OutgoingEmail {
   to: string;
@@ -13,30 +14,55 @@ export interface OutgoingEmail {
   html: string;
   text: string;
   /**
-   * Files sent along (calendar invitations): `content` is text (UTF-8) unless
-   * `encoding` says base64. The outbox stores them with the message, base64.
+   * Files sent along (calendar invitations, visit summaries): `content` is
+   * text (UTF-8) unless `encoding` says base64. The outbox stores them with
+   * the message, base64, except a clinical file (`isClinical`): of that only
+   * the name, type and size are stored; its bytes go to the recipient alone.
    */
-  attachments?: { filename: string; contentType: string; content: string; encoding?: 'base64' }[];
+  attachments?: {
+    filename: string;
+    contentType: string;
+    content: string;
+    encoding?: 'base64';
+    isClinical?: boolean;
+  }[];
 }
 
-/** The attachments as the outbox stores them (content always base64). */
+/** The attachments as the outbox stores them (content base64; a clinical file's withheld). */
 export function toOutboxAttachments(attachments: OutgoingEmail['attachments']): OutboxAttachment[] {
-  return (attachments ?? []).map((attachment) => ({
-    filename: attachment.filename,
-    contentType: attachment.contentType,
-    content:
-      attachment.encoding === 'base64'
-        ? attachment.content
-        : Buffer.from(attachment.content, 'utf8').toString('base64'),
-  }));
+  return (attachments ?? []).map((attachment) => {
+    const bytes = Buffer.from(attachment.content, attachment.encoding === 'base64' ? 'base64' : 'utf8');
+    return attachment.isClinical === true
+      ? {
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          content: '',
+          size: bytes.length,
+          isClinical: true,
+        }
+      : {
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          content: bytes.toString('base64'),
+        };
+  });
 }
 
 /**
- * Stores every message in `email_outbox` (admins read it at /admin/outbox,
- * tests read links from it). With SMTP configured the message is queued and
- * sent in the background, so a request never waits for a mail server (and
- * its timing never tells whether an email went out); the row then records
- * `sent` or `failed` with the error.
+ * Stores every message in `email_outbox` (admins read it at /admin/outbox)
+ * and, with SMTP configured, queues it and sends it in the background, so a
+ * request never waits for a mail server (and its timing never tells whether
+ * an email went out); the row then records `sent` or `failed` with the error.
+ *
+ * What is stored is a copy without secrets: the `token` of every link
+ * (password reset, verification, invitation) is replaced by a placeholder and
+ * a clinical attachment keeps only its name, type and size. The full message
+ * lives only in memory until it is handed to the mail server, right after the
+ * row is stored (or its transaction commits). Without SMTP nothing is
+ * delivered and the secret is gone with the request; a message whose process
+ * stopped before delivery stays `queued` and cannot be resent (ask for a new
+ * link). So nothing an API, a backup or a database reader can see lets anyone
+ * act as the recipient.
  */
 export interface Mailer {
   /** Stores the message (and starts delivery); resolves with its outbox id. */
@@ -83,7 +109,12 @@ export function createMailer(options: MailerOptions): Mailer {
         subject: message.subject,
         html: message.html,
         text: message.text,
-        attachments: message.attachments,
+        attachments: message.attachments?.map(({ filename, contentType, content, encoding }) => ({
+          filename,
+          contentType,
+          content,
+          ...(encoding === undefined ? {} : { encoding }),
+        })),
       });
       await updateOutboxStatus(options.db.db, id, { status: 'sent', error: null, sentAt: options.now() });
     } catch (error) {
@@ -102,9 +133,9 @@ export function createMailer(options: MailerOptions): Mailer {
   const insert = (db: Database, message: OutgoingEmail) =>
     insertOutboxMessage(db, {
       toAddress: message.to,
-      subject: message.subject,
-      html: message.html,
-      text: message.text,
+      subject: hideSecretLinks(message.subject),
+      html: hideSecretLinks(message.html),
+      text: hideSecretLinks(message.text),
       language: message.language,
       template: message.template,
       status: transport === null ? 'stored' : 'queued',

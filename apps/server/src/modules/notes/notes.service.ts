@@ -578,6 +578,8 @@ export async function signNote(
             contentType: 'application/pdf',
             content: bytes.toString('base64'),
             encoding: 'base64',
+            // The outbox keeps its name, type and size; the bytes go to the patient alone.
+            isClinical: true,
           },
         ],
       });

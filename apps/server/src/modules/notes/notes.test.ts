@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type {
   ChartNoteList,
@@ -456,12 +456,15 @@ describe('signing', () => {
     expect(email.language).toBe('en');
     expect(email.subject).toContain('Summary of your visit');
     expect(email.attachments).toHaveLength(1);
-    const attachment = email.attachments[0]!;
-    expect(attachment).toMatchObject({
+    // The outbox keeps the clinical PDF's name, type and size only; the bytes are the chart's file.
+    expect(email.attachments[0]).toEqual({
       filename: 'visit-summary-2026-05-04.pdf',
       contentType: 'application/pdf',
+      content: '',
+      size: file!.size,
+      isClinical: true,
     });
-    const pdf = Buffer.from(attachment.content, 'base64');
+    const pdf = await readFile(path.join(context.config.uploadsDir, file!.storagePath));
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.length).toBe(file!.size);
     const text = pdfText(pdf);

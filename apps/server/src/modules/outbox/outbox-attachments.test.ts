@@ -1,7 +1,17 @@
 import { errorResponseSchema, outboxMessageSchema } from '@telemedicina/shared';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
-import { createUser, latestEmail, send, signIn, type SignedInClient } from '../../test/factories.js';
+import { emailOutbox } from '../../db/schema.js';
+import {
+  auditEventsOf,
+  createAppointment,
+  createUser,
+  latestEmail,
+  send,
+  signIn,
+  type SignedInClient,
+} from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { contentDisposition, safeContentType } from './outbox.service.js';
 
@@ -111,6 +121,94 @@ describe('outbox attachments', () => {
     const staff = await signIn(context.app, await createUser(context.app, { roles: ['staff'] }));
     expect((await send(context.app, 'GET', url, { session: staff.token })).statusCode).toBe(403);
     expect((await send(context.app, 'GET', url)).statusCode).toBe(401);
+  });
+});
+
+describe('a clinical attachment (the visit summary PDF)', () => {
+  let summaryId: string;
+  let summarySize: number;
+
+  beforeAll(async () => {
+    const visit = await createAppointment(context.app, {
+      doctorId: doctor.id,
+      patientId: patient.me.user.id,
+      startsAt: '2026-03-25T09:30:00Z',
+      status: 'in_progress',
+    });
+    const doctorSession = (await signIn(context.app, doctor)).token;
+    const note = `/api/v1/appointments/${visit.id}/note`;
+    expect((await send(context.app, 'POST', note, { session: doctorSession })).statusCode).toBe(201);
+    const saved = await send(context.app, 'PATCH', note, {
+      session: doctorSession,
+      body: { baseVersion: 1, plan: '<p>Amoxicilina 500 mg cada 8 horas</p>' },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const signed = await send(context.app, 'POST', `${note}/sign`, {
+      session: doctorSession,
+      body: { baseVersion: saved.json<{ version: number }>().version },
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    const email = await latestEmail(context.app, patient.me.user.email, 'visit-summary');
+    summaryId = email!.id;
+    const detail = outboxMessageSchema.parse(
+      (await send(context.app, 'GET', `/api/v1/outbox/${summaryId}`, { session: admin.token })).json(),
+    );
+    summarySize = detail.attachments[0]?.size ?? 0;
+  });
+
+  it('answers an administrator 403 CLINICAL_ATTACHMENT_WITHHELD, without the bytes and without a reason asked', async () => {
+    const before = (await auditEventsOf(context.app, 'record.exported')).length;
+    const response = await send(context.app, 'GET', `/api/v1/outbox/${summaryId}/attachments/0`, {
+      session: admin.token,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(codeOf(response)).toBe('CLINICAL_ATTACHMENT_WITHHELD');
+    expect(response.body).not.toContain('%PDF');
+    expect((await auditEventsOf(context.app, 'record.exported')).length).toBe(before);
+  });
+
+  it('lists it by name, type and size, marked clinical; the outbox row keeps no bytes', async () => {
+    const response = await send(context.app, 'GET', `/api/v1/outbox/${summaryId}`, { session: admin.token });
+    const message = outboxMessageSchema.parse(response.json());
+    expect(message.attachments).toEqual([
+      {
+        filename: expect.stringMatching(/\.pdf$/),
+        contentType: 'application/pdf',
+        size: summarySize,
+        isClinical: true,
+      },
+    ]);
+    expect(summarySize).toBeGreaterThan(1000);
+    const [row] = await context.db.db.select().from(emailOutbox).where(eq(emailOutbox.id, summaryId));
+    expect(row?.attachments[0]?.content).toBe('');
+    expect(JSON.stringify(row)).not.toContain(Buffer.from('%PDF-').toString('base64').slice(0, 6));
+  });
+
+  it('refuses the bytes of a summary stored before attachments were marked clinical', async () => {
+    const pdf = Buffer.from('%PDF-1.7 fecha de nacimiento, plan, recetas').toString('base64');
+    const [legacy] = await context.db.db
+      .insert(emailOutbox)
+      .values({
+        toAddress: patient.me.user.email,
+        subject: 'Resumen de su consulta',
+        html: '<p>Resumen</p>',
+        text: 'Resumen',
+        language: 'es',
+        template: 'visit-summary',
+        status: 'stored',
+        attachments: [{ filename: 'resumen.pdf', contentType: 'application/pdf', content: pdf }],
+        createdAt: clock.now(),
+      })
+      .returning();
+    const response = await send(context.app, 'GET', `/api/v1/outbox/${legacy!.id}/attachments/0`, {
+      session: admin.token,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(codeOf(response)).toBe('CLINICAL_ATTACHMENT_WITHHELD');
+    const detail = outboxMessageSchema.parse(
+      (await send(context.app, 'GET', `/api/v1/outbox/${legacy!.id}`, { session: admin.token })).json(),
+    );
+    expect(detail.attachments[0]).toMatchObject({ isClinical: true, size: 43 });
   });
 });
 

@@ -1,11 +1,15 @@
 import type { OutboxItem, OutboxMessage } from '@telemedicina/shared';
 import type { OutboxRow } from '../email/email.repository.js';
+import { countHiddenLinks, hideSecretLinks } from '../email/secret-links.js';
+import { isClinicalAttachment } from './outbox.service.js';
+
+// Secrets are hidden again on the way out: rows stored before the mailer hid them still hold them.
 
 export function presentOutboxItem(row: OutboxRow): OutboxItem {
   return {
     id: row.id,
     to: row.toAddress,
-    subject: row.subject,
+    subject: hideSecretLinks(row.subject),
     template: row.template,
     language: row.language === 'en' ? 'en' : 'es',
     status: row.status,
@@ -16,15 +20,18 @@ export function presentOutboxItem(row: OutboxRow): OutboxItem {
 }
 
 export function presentOutboxMessage(row: OutboxRow): OutboxMessage {
+  const text = hideSecretLinks(row.text);
   return {
     ...presentOutboxItem(row),
-    html: row.html,
-    text: row.text,
-    // The bytes are served on their own; here only what a download link needs.
+    html: hideSecretLinks(row.html),
+    text,
+    hiddenLinks: countHiddenLinks(text),
+    // The bytes are served on their own (never a clinical file's); here only what a download link needs.
     attachments: row.attachments.map((attachment) => ({
       filename: attachment.filename,
       contentType: attachment.contentType,
-      size: Buffer.byteLength(attachment.content, 'base64'),
+      size: attachment.size ?? Buffer.byteLength(attachment.content, 'base64'),
+      isClinical: isClinicalAttachment(row, attachment),
     })),
   };
 }

@@ -22,7 +22,26 @@ export async function getOutboxMessage(ctx: ServiceContext, id: string): Promise
   return row;
 }
 
-/** One attachment of a stored email by its position; 404 when the message or the position is not there. */
+/** Templates whose attachments are clinical (rows stored before attachments were marked). */
+const clinicalTemplates: ReadonlySet<string> = new Set(['visit-summary']);
+
+/**
+ * Whether an attachment is part of someone's clinical record (a visit
+ * summary): the outbox shows only its name, type and size, never its bytes.
+ */
+export function isClinicalAttachment(
+  row: Pick<OutboxRow, 'template'>,
+  attachment: OutboxAttachment,
+): boolean {
+  return attachment.isClinical === true || clinicalTemplates.has(row.template);
+}
+
+/**
+ * One attachment of a stored email by its position; 404 when the message or
+ * the position is not there, 403 `CLINICAL_ATTACHMENT_WITHHELD` for a clinical
+ * file: the outbox is no way into a patient's record (that is the chart, or
+ * the export, which asks a reason and is in the patient's access log).
+ */
 export async function getOutboxAttachment(
   ctx: ServiceContext,
   id: string,
@@ -32,6 +51,13 @@ export async function getOutboxAttachment(
   const attachment = row.attachments[index];
   if (attachment === undefined) {
     throw new AppError(404, 'NOT_FOUND', 'No such attachment.');
+  }
+  if (isClinicalAttachment(row, attachment)) {
+    throw new AppError(
+      403,
+      'CLINICAL_ATTACHMENT_WITHHELD',
+      'A clinical file is not kept in the outbox; only its name, type and size are shown.',
+    );
   }
   return attachment;
 }

@@ -10,12 +10,12 @@ import { consents, users } from '../../db/schema.js';
 import {
   auditEventsOf,
   createUser,
+  deliveredToken,
   latestEmail,
   send,
   sessionTokenFrom,
   signIn,
   testPassword,
-  tokenFromEmail,
   type SignedInClient,
 } from '../../test/factories.js';
 import {
@@ -30,7 +30,7 @@ let offsetMs = 0;
 let admin: SignedInClient;
 
 beforeAll(async () => {
-  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs) });
+  context = await createTestContext({ now: () => new Date(Date.now() + offsetMs), smtp: true });
 });
 
 beforeEach(async () => {
@@ -77,7 +77,7 @@ describe('invitations', () => {
       targetType: 'invitation',
       targetId: id,
     });
-    const token = tokenFromEmail(message);
+    const token = await deliveredToken(context, email, '/accept-invitation');
 
     const info = await send(context.app, 'GET', `/api/v1/auth/invitations/${token}`);
     expect(info.statusCode).toBe(200);
@@ -132,7 +132,7 @@ describe('invitations', () => {
   it('expires after 7 days', async () => {
     const email = inviteeEmail();
     await invite({ email });
-    const token = tokenFromEmail(await latestEmail(context.app, email, 'invitation'));
+    const token = await deliveredToken(context, email, '/accept-invitation');
     offsetMs = 7 * 24 * 3_600_000 + 1_000;
     expect(codeOf(await send(context.app, 'GET', `/api/v1/auth/invitations/${token}`))).toBe('TOKEN_INVALID');
   });
@@ -140,10 +140,10 @@ describe('invitations', () => {
   it('replaces an earlier invitation to the same email', async () => {
     const email = inviteeEmail();
     await invite({ email });
-    const first = tokenFromEmail(await latestEmail(context.app, email, 'invitation'));
+    const first = await deliveredToken(context, email, '/accept-invitation');
     offsetMs = 1_000;
     await invite({ email, roleKeys: ['staff'] });
-    const second = tokenFromEmail(await latestEmail(context.app, email, 'invitation'));
+    const second = await deliveredToken(context, email, '/accept-invitation');
     expect(codeOf(await send(context.app, 'GET', `/api/v1/auth/invitations/${first}`))).toBe('TOKEN_INVALID');
     expect((await send(context.app, 'GET', `/api/v1/auth/invitations/${second}`)).statusCode).toBe(200);
   });

@@ -31,3 +31,23 @@ describe('splitLinks', () => {
     ]);
   });
 });
+
+describe('links whose secret the server hid', () => {
+  it('are not links in the text version', () => {
+    expect(splitLinks('Abra https://clinica.example/reset-password?token=[hidden] ahora')).toEqual([
+      { kind: 'text', text: 'Abra ' },
+      { kind: 'hiddenLink', base: 'https://clinica.example/reset-password' },
+      { kind: 'text', text: ' ahora' },
+    ]);
+  });
+
+  it('lose their address in the HTML view', () => {
+    const document = toEmailDocument(
+      '<a href="https://clinica.example/accept-invitation?token=[hidden]">Aceptar</a>' +
+        '<a href="https://clinica.example/ayuda">Ayuda</a>',
+    );
+    expect(document).not.toContain('accept-invitation');
+    expect(document).toContain('data-hidden-link=""');
+    expect(document).toContain('href="https://clinica.example/ayuda"');
+  });
+});

@@ -1,5 +1,5 @@
 import { Alert, Anchor, Badge, Group, Skeleton, Stack, Tabs, Text } from '@mantine/core';
-import { IconPaperclip } from '@tabler/icons-react';
+import { IconLock, IconPaperclip } from '@tabler/icons-react';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,7 @@ export function OutboxMessageDialog({
   onClose,
 }: {
   id: string;
-  timeZone: string | undefined;
+  timeZone: string;
   onClose: () => void;
 }) {
   const { t } = useTranslation();
@@ -78,6 +78,16 @@ export function OutboxMessageDialog({
               </>
             ) : null}
           </dl>
+          {message.data.hiddenLinks > 0 ? (
+            <Alert
+              color="blue"
+              variant="light"
+              icon={<IconLock size={18} stroke={1.7} aria-hidden />}
+              data-testid="outbox-hidden-links"
+            >
+              {t('outbox.message.hiddenLinks')}
+            </Alert>
+          ) : null}
           {message.data.attachments.length > 0 ? (
             <section aria-labelledby="outbox-attachments-title" data-testid="outbox-attachments">
               <Text id="outbox-attachments-title" fw={600} size="sm" mb={6}>
@@ -88,15 +98,25 @@ export function OutboxMessageDialog({
                   <li key={`${index}-${attachment.filename}`}>
                     <Group gap={8} wrap="nowrap" align="center">
                       <IconPaperclip size={18} stroke={1.7} aria-hidden className={classes.attachmentIcon} />
-                      <Anchor
-                        href={outboxAttachmentUrl(message.data.id, index)}
-                        download={attachment.filename}
-                        className={classes.attachmentName}
-                        aria-label={t('outbox.attachments.download', { filename: attachment.filename })}
-                        data-testid="outbox-attachment"
-                      >
-                        {attachment.filename}
-                      </Anchor>
+                      {attachment.isClinical ? (
+                        <Text
+                          span
+                          className={classes.attachmentName}
+                          data-testid="outbox-attachment-clinical"
+                        >
+                          {attachment.filename}
+                        </Text>
+                      ) : (
+                        <Anchor
+                          href={outboxAttachmentUrl(message.data.id, index)}
+                          download={attachment.filename}
+                          className={classes.attachmentName}
+                          aria-label={t('outbox.attachments.download', { filename: attachment.filename })}
+                          data-testid="outbox-attachment"
+                        >
+                          {attachment.filename}
+                        </Anchor>
+                      )}
                       <Text size="xs" c="dimmed" className={classes.attachmentMeta}>
                         {t('outbox.attachments.meta', {
                           type: attachment.contentType.split(';')[0]?.trim() ?? attachment.contentType,
@@ -104,6 +124,11 @@ export function OutboxMessageDialog({
                         })}
                       </Text>
                     </Group>
+                    {attachment.isClinical ? (
+                      <Text size="xs" c="dimmed" mt={2}>
+                        {t('outbox.attachments.clinical')}
+                      </Text>
+                    ) : null}
                   </li>
                 ))}
               </ul>
@@ -135,6 +160,10 @@ export function OutboxMessageDialog({
                     <Anchor key={index} href={part.href} data-testid="outbox-message-link">
                       {part.href}
                     </Anchor>
+                  ) : part.kind === 'hiddenLink' ? (
+                    <Text span key={index} inherit c="dimmed" data-testid="outbox-message-hidden-link">
+                      {`${part.base} · ${t('outbox.message.linkHidden')}`}
+                    </Text>
                   ) : (
                     <span key={index}>{part.text}</span>
                   ),

@@ -42,8 +42,9 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     api.routes['GET /api/v1/outbox/m1'] = (_request, response) =>
       sendJson(response, 200, {
         ...item(1),
-        html: '<p>Hola Ana</p><p><a href="https://clinica.example/verify-email?token=tok123">Confirmar</a></p><script>parent.alert(1)</script>',
-        text: 'Hola Ana\n\nConfirme su correo: https://clinica.example/verify-email?token=tok123\n',
+        html: '<p>Hola Ana</p><p><a href="https://clinica.example/verify-email?token=[hidden]">Confirmar</a></p><p><a href="https://clinica.example/ayuda">Ayuda</a></p><script>parent.alert(1)</script>',
+        text: 'Hola Ana\n\nConfirme su correo: https://clinica.example/verify-email?token=[hidden]\n\nAyuda: https://clinica.example/ayuda\n',
+        hiddenLinks: 1,
         attachments: [],
       });
     api.routes['GET /api/v1/outbox/m2'] = (_request, response) =>
@@ -52,8 +53,25 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
         template: 'appointment-booked',
         html: '<p>Cita confirmada</p>',
         text: 'Cita confirmada',
+        hiddenLinks: 0,
         attachments: [
-          { filename: 'cita.ics', contentType: 'text/calendar; charset=utf-8; method=REQUEST', size: 1536 },
+          {
+            filename: 'cita.ics',
+            contentType: 'text/calendar; charset=utf-8; method=REQUEST',
+            size: 1536,
+            isClinical: false,
+          },
+        ],
+      });
+    api.routes['GET /api/v1/outbox/m3'] = (_request, response) =>
+      sendJson(response, 200, {
+        ...item(3),
+        template: 'visit-summary',
+        html: '<p>Resumen</p>',
+        text: 'Resumen',
+        hiddenLinks: 0,
+        attachments: [
+          { filename: 'resumen-consulta.pdf', contentType: 'application/pdf', size: 2586, isClinical: true },
         ],
       });
   });
@@ -82,7 +100,7 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     expect(await screen.findByText('Confirme su correo 7')).toBeTruthy();
   });
 
-  it('opens a message: sanitized HTML in a sandboxed frame and the text version with clickable links', async () => {
+  it('opens a message: sanitized HTML in a sandboxed frame and the text version with clickable links; a hidden secret link is said so and not clickable', async () => {
     const user = userEvent.setup();
     const { router } = renderApp('/admin/outbox');
     await user.click((await screen.findAllByTestId('outbox-row-open', {}, slow))[0]!);
@@ -94,13 +112,20 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     const frame = within(dialog).getByTestId<HTMLIFrameElement>('outbox-message-html');
     expect(frame.getAttribute('sandbox')).toBe('allow-popups allow-popups-to-escape-sandbox');
     const document = frame.getAttribute('srcdoc') ?? '';
-    expect(document).toContain('href="https://clinica.example/verify-email?token=tok123"');
+    expect(document).toContain('href="https://clinica.example/ayuda"');
+    expect(document).not.toContain('verify-email?token=[hidden]"');
     expect(document).not.toContain('<script');
+    expect(within(dialog).getByTestId('outbox-hidden-links').textContent).toContain(
+      'Por seguridad, el enlace personal',
+    );
 
     await user.click(within(dialog).getByTestId('outbox-message-tab-text'));
     const link = await within(dialog).findByTestId('outbox-message-link');
-    expect(link.getAttribute('href')).toBe('https://clinica.example/verify-email?token=tok123');
+    expect(link.getAttribute('href')).toBe('https://clinica.example/ayuda');
     expect(link.getAttribute('target')).toBeNull();
+    const hidden = within(dialog).getByTestId('outbox-message-hidden-link');
+    expect(hidden.tagName).not.toBe('A');
+    expect(hidden.textContent).toBe('https://clinica.example/verify-email · enlace oculto');
     expect(within(dialog).getByTestId('outbox-message-text').textContent).toContain('Hola Ana');
   });
 
@@ -123,6 +148,18 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     const plain = await screen.findByTestId('outbox-message');
     await within(plain).findByTestId('outbox-message-subject');
     expect(within(plain).queryByTestId('outbox-attachments')).toBeNull();
+  });
+
+  it('shows a clinical attachment by name, type and size only, with no download link', async () => {
+    renderApp('/admin/outbox?message=m3');
+    const dialog = await screen.findByTestId('outbox-message', {}, slow);
+    const clinical = await within(dialog).findByTestId('outbox-attachment-clinical', {}, slow);
+    expect(clinical.textContent).toContain('resumen-consulta.pdf');
+    expect(within(dialog).queryByTestId('outbox-attachment')).toBeNull();
+    expect(dialog.querySelector('a[href*="/attachments/"]')).toBeNull();
+    const list = within(dialog).getByTestId('outbox-attachments');
+    expect(list.textContent).toMatch(/application\/pdf · 2,5\s*kB/);
+    expect(list.textContent).toContain('Archivo clínico: la bandeja no lo guarda');
   });
 
   it('narrows the list to one delivery status, kept in the address', async () => {
