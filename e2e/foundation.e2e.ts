@@ -30,17 +30,23 @@ describe('platform foundation', () => {
     expect(typeof body.database.roundTripMs).toBe('number');
   });
 
-  it('loads the app in Chromium with the root title, on deep links too', async () => {
+  it('loads the app in Chromium with the root title, on deep links too; an address no page has answers 404 with the not-found page', async () => {
     const context = await newContext(browser.browser);
     const page = await context.newPage();
-    for (const path of ['/', '/admin', '/some/deep/link']) {
+    for (const [path, status] of [
+      ['/', 200],
+      ['/admin', 200],
+      ['/admin/appointments/8d7f0c1e-5b8f-4a55-9d0e-2b8f3f5b9a10', 200],
+      ['/some/deep/link', 404],
+    ] as const) {
       const response = await page.goto(`${server.baseUrl}${path}`);
-      expect(response?.status()).toBe(200);
+      expect(response?.status(), path).toBe(status);
       await expect.poll(() => page.title()).toBe('Telemedicina');
       await page.waitForFunction(
         () => (document.querySelector('#root')?.textContent ?? '').trim().length > 0,
       );
     }
+    await page.getByTestId('not-found-page').waitFor();
     await context.close();
   });
 

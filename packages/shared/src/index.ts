@@ -17,6 +17,7 @@ export * from './booking.js';
 export * from './notifications.js';
 export * from './visit-timing.js';
 export * from './visits.js';
+export * from './web-routes.js';
 export * from './prescriptions.js';
 export * from './records.js';
 export * from './notes.js';

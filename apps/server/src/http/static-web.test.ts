@@ -29,20 +29,44 @@ describe('with a web build', () => {
     expect(parseSetCookie(response.headers['set-cookie']).has('XSRF-TOKEN')).toBe(true);
   });
 
-  it.each(['/admin', '/admin/patients/42', '/error-500', '/some/unknown/page', '/reset-password?token=abc'])(
-    'answers the deep link %s with the app (200)',
-    async (url) => {
-      const response = await context.app.inject({ method: 'GET', url });
-      expect(response.statusCode).toBe(200);
-      expect(response.body).toBe(indexHtml);
-      expect(response.headers['cache-control']).toBe('no-cache');
-    },
-  );
-
-  it('answers HEAD on a deep link like GET, without a body', async () => {
-    const response = await context.app.inject({ method: 'HEAD', url: '/admin/x' });
+  it.each([
+    '/admin',
+    '/admin/',
+    '/admin/patients/42',
+    '/admin/appointments/8d7f0c1e-5b8f-4a55-9d0e-2b8f3f5b9a10',
+    '/admin/appointments/8d7f0c1e-5b8f-4a55-9d0e-2b8f3f5b9a10/note',
+    '/Admin/Users?page=2',
+    '/error-500',
+    '/verify/ABCD-EFGH-JKMN',
+    '/reset-password?token=abc',
+  ])('answers the deep link %s with the app (200)', async (url) => {
+    const response = await context.app.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toBe('');
+    expect(response.body).toBe(indexHtml);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it.each([
+    '/some/unknown/page',
+    '/admin/x',
+    '/admin/appointments/8d7f0c1e-5b8f-4a55-9d0e-2b8f3f5b9a10/nope',
+    '/wp-login.php',
+    '/favicon.ico',
+  ])('answers %s, which no page of the app has, with 404 and the app (its not-found page)', async (url) => {
+    const response = await context.app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toBe(indexHtml);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers HEAD like GET, without a body', async () => {
+    const page = await context.app.inject({ method: 'HEAD', url: '/admin/users' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toBe('');
+    const unknown = await context.app.inject({ method: 'HEAD', url: '/admin/x' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.body).toBe('');
   });
 
   it('caches fingerprinted assets for a year, immutable, without setting cookies', async () => {
@@ -99,9 +123,9 @@ describe('with a web build', () => {
     },
   );
 
-  it('answers /assets (a folder without index) with the app, never a folder listing', async () => {
+  it("answers /assets (a folder without index) with the app's not-found page, never a folder listing", async () => {
     const response = await context.app.inject({ method: 'GET', url: '/assets' });
-    expect(response.statusCode).toBe(200);
+    expect(response.statusCode).toBe(404);
     expect(response.body).toBe(indexHtml);
   });
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { realtimePath, startPageCookieName } from '@telemedicina/shared';
+import { isWebRoute, realtimePath, startPageCookieName } from '@telemedicina/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readCookie, sessionCookieName } from './cookies.js';
@@ -28,7 +28,10 @@ export const missingBuildMessage =
  * - /api/*, /socket.io/* and non-GET requests → 404 JSON `ROUTE_NOT_FOUND`, never the page.
  * - a missing file under /assets/ → plain 404 (a script URL answered with HTML
  *   only produces a confusing MIME error in the browser);
- * - any other GET/HEAD → index.html with 200, so deep links (/admin/x, /error-500) load the app;
+ * - any other GET/HEAD → index.html, so deep links (/admin/users/<id>, /error-500) load the app:
+ *   with 200 when the app's router has a page there (`isWebRoute`, the shared list its routes are
+ *   tested against), else with 404 — the app shows its not-found page, and crawlers, scanners and
+ *   monitors are told the truth;
  * - no build at all → a plain 503 message saying to run `npm run build`.
  *
  * Vite fingerprints files under /assets/, so they are cached for a year and
@@ -107,10 +110,11 @@ export const staticWeb = fp<StaticWebOptions>(
           .type('text/plain; charset=utf-8')
           .send(missingBuildMessage);
       }
+      const status = isWebRoute(pathName) ? 200 : 404;
       if (pageFor) {
-        return sendPage(request, reply, pathName);
+        return sendPage(request, reply.status(status), pathName);
       }
-      return reply.header('cache-control', revalidate).sendFile('index.html');
+      return reply.status(status).header('cache-control', revalidate).sendFile('index.html');
     });
   },
   { name: 'static-web' },
