@@ -4,6 +4,7 @@ import { ApiSession } from './support/api.js';
 import { blocking, describeViolations, runAxe } from './support/axe.js';
 import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle as settleAnimations } from './support/settle.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
 
 /**
@@ -118,7 +119,7 @@ async function settle(page: Page): Promise<void> {
     )
     .catch(() => undefined);
   // Transitions (modals fade in 150 ms) and late paint.
-  await page.waitForTimeout(350);
+  await settleAnimations(page);
 }
 
 const problems: string[] = [];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
@@ -188,7 +189,7 @@ describe('accounts screens, looked at', () => {
       await page.getByTestId('invite-roles').click();
       await page.getByRole('listbox').getByRole('option').first().click();
       await page.keyboard.press('Escape');
-      await page.waitForTimeout(400);
+      await settle(page);
       await screenshot(page, name('users-invite'));
       await page.getByTestId('invite-cancel').click();
 
@@ -207,7 +208,7 @@ describe('accounts screens, looked at', () => {
       await screenshot(page, name('specialties'));
       await page.getByTestId('list-row-link').first().click();
       await page.getByTestId('specialty-form').waitFor();
-      await page.waitForTimeout(400);
+      await settle(page);
       await screenshot(page, name('specialty-edit'));
 
       await page.context().close();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
@@ -59,7 +60,6 @@ async function signIn(page: Page, email: string): Promise<void> {
 }
 
 /** Lets the charts finish their entry animation before a screenshot. */
-const settle = (page: Page, ms = 1200) => page.waitForTimeout(ms);
 
 describe('clinic administration in the browser', () => {
   it('settings are saved per section, persist after a reload and leave audit rows; viewing the log is audited', async () => {
@@ -153,7 +153,7 @@ describe('clinic administration in the browser', () => {
     const answer = (await response.json()) as Record<string, unknown>;
     expect(answer).not.toHaveProperty('users');
     await page.getByTestId('global-search-results').waitFor();
-    await settle(page, 400);
+    await settle(page);
     expect(await page.getByTestId('global-search-group-users').count()).toBe(0);
     await screenshot(page, 'clinic-search-patient-es-desktop');
     await page.context().close();
@@ -184,24 +184,24 @@ describe('clinic administration in the browser', () => {
         await page.getByTestId('settings-ice-credential').last().fill('s3creto');
       }
       await page.evaluate(() => window.scrollTo(0, 0));
-      await settle(page, 300);
+      await settle(page);
       await shot(`settings-${section}`);
     }
 
     await page.goto(`${server.baseUrl}/admin/audit`);
     await page.getByTestId('list-row').first().waitFor();
-    await settle(page, 300);
+    await settle(page);
     await shot('audit');
     if (viewport === 'phone') {
       await page.getByTestId('audit-filters-toggle').click();
       await page.getByTestId('audit-filters').waitFor();
-      await settle(page, 400);
+      await settle(page);
       await shot('audit-filters');
     }
     await page.goto(`${server.baseUrl}/admin/audit?action=settings.updated`);
     await page.getByTestId('list-row-link').first().click();
     await page.getByTestId('audit-details-json').waitFor();
-    await settle(page, 500);
+    await settle(page);
     // The drawer covers the viewport: a viewport screenshot shows it as a person sees it.
     await page.screenshot({
       path: join(repoRoot, 'screenshots', `clinic-audit-details-${lang}-${viewport}.png`),
@@ -209,7 +209,7 @@ describe('clinic administration in the browser', () => {
 
     await page.goto(`${server.baseUrl}/admin?range=30`);
     await page.getByTestId('dashboard-stats').waitFor();
-    await settle(page, 1800);
+    await settle(page);
     await shot('dashboard');
 
     await page.goto(`${server.baseUrl}/admin/outbox?status=stored`);
@@ -221,7 +221,7 @@ describe('clinic administration in the browser', () => {
     await page.getByTestId('dashboard-stats').waitFor();
     await page.getByTestId('global-search').fill('paciente');
     await page.getByTestId('global-search-option').first().waitFor();
-    await settle(page, 400);
+    await settle(page);
     await shot('search');
     await page.context().close();
   });

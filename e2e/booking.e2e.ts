@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
@@ -98,6 +99,14 @@ async function bookingEmail(admin: Page, to: string) {
   }
 }
 
+/** Moves the slot picker to the next week and waits until it shows that week. */
+async function nextWeek(page: Page): Promise<void> {
+  const heading = page.getByTestId('slot-picker-week');
+  const before = await heading.textContent();
+  await page.getByTestId('slot-picker-next').click();
+  await expect.poll(() => heading.textContent(), { timeout: 15_000 }).not.toBe(before);
+}
+
 /** Waits for the slot picker to show free times, moving to the next week while one has none. */
 async function waitForSlots(page: Page): Promise<void> {
   for (let week = 0; week < 4; week += 1) {
@@ -107,8 +116,7 @@ async function waitForSlots(page: Page): Promise<void> {
     if (await slot.isVisible()) {
       return;
     }
-    await page.getByTestId('slot-picker-next').click();
-    await page.waitForTimeout(400);
+    await nextWeek(page);
   }
   throw new Error('No free slots in four weeks');
 }
@@ -130,8 +138,7 @@ async function pickSlotAfter(page: Page, after: Date): Promise<void> {
       await page.getByTestId('slot-picker-slot').nth(index).click();
       return;
     }
-    await page.getByTestId('slot-picker-next').click();
-    await page.waitForTimeout(400);
+    await nextWeek(page);
   }
   throw new Error(`No free slot after ${after.toISOString()} in four weeks`);
 }
@@ -288,7 +295,7 @@ describe('booking in the browser', () => {
     await expect.poll(() => page.getByTestId('schedule-exception').count(), { timeout: 15_000 }).toBe(2);
     await page.getByTestId('schedule-exception-add').click();
     await page.getByTestId('schedule-exception-form').waitFor();
-    await page.waitForTimeout(400);
+    await settle(page);
     await screenshot(page, 'schedule-exception-form-es-desktop');
     await page.getByTestId('schedule-exception-save').click();
     // No dates chosen: refused beside the field, nothing created.
@@ -314,11 +321,11 @@ describe('booking in the browser', () => {
 
         await page.goto(`${server.baseUrl}/admin/agenda?date=${wall.date}`);
         await page.getByTestId('agenda-block').first().waitFor({ timeout: 15_000 });
-        await page.waitForTimeout(300);
+        await settle(page);
         await screenshot(page, `agenda-week-${suffix}`);
         await page.goto(`${server.baseUrl}/admin/agenda?date=${wall.date}&view=day`);
         await page.getByTestId('agenda-block').first().waitFor({ timeout: 15_000 });
-        await page.waitForTimeout(300);
+        await settle(page);
         await screenshot(page, `agenda-day-${suffix}`);
 
         await page.goto(`${server.baseUrl}/admin/schedule`);
@@ -333,7 +340,7 @@ describe('booking in the browser', () => {
         await screenshot(page, `schedule-exceptions-${suffix}`);
         await page.getByTestId('schedule-tab-profile').click();
         await page.getByTestId('schedule-profile').waitFor();
-        await page.waitForTimeout(300);
+        await settle(page);
         await screenshot(page, `schedule-profile-${suffix}`);
         await page.context().close();
 
@@ -343,12 +350,12 @@ describe('booking in the browser', () => {
           `${server.baseUrl}/admin/appointments?period=all&doctorId=${doctor.id}&from=${wall.date}&to=${wall.date}`,
         );
         await staff.getByTestId('list-row').first().waitFor({ timeout: 15_000 });
-        await staff.waitForTimeout(300);
+        await settle(staff);
         await screenshot(staff, `staff-appointments-${suffix}`);
         // Reception picks whose agenda to see.
         await staff.goto(`${server.baseUrl}/admin/agenda?doctorId=${doctor.id}&date=${wall.date}`);
         await staff.getByTestId('agenda-block').first().waitFor({ timeout: 15_000 });
-        await staff.waitForTimeout(300);
+        await settle(staff);
         await screenshot(staff, `agenda-staff-${suffix}`);
         await staff.context().close();
       });
@@ -371,7 +378,7 @@ describe('booking in the browser', () => {
         await screenshot(page, `booking-doctor-${suffix}`);
         await page.getByTestId('slot-picker-slot').first().click();
         await page.getByTestId('booking-form').waitFor();
-        await page.waitForTimeout(400);
+        await settle(page);
         await screenshot(page, `booking-modal-${suffix}`);
         await page.getByTestId('booking-cancel').click();
 

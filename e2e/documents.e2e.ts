@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
@@ -143,7 +144,7 @@ async function expectPdfViewer(page: Page): Promise<void> {
     .toBe('application/pdf');
   // The viewer itself runs in a child frame of the PDF document.
   await expect.poll(() => frame!.childFrames().length, { timeout: 20_000 }).toBeGreaterThan(0);
-  await page.waitForTimeout(1_500);
+  await settle(page);
 }
 
 /*
@@ -197,7 +198,7 @@ describe('chart documents', () => {
     expect(await bombItem.getByTestId('uploader-item-message').textContent()).toBe(
       'La imagen es demasiado grande (más de 50 megapíxeles). Redúzcala o envíela como PDF.',
     );
-    await patient.waitForTimeout(300);
+    await settle(patient);
     await shoot(patient, 'upload-dialog-errors-es-desktop');
     await patient.getByTestId('document-upload-done').click();
     await patient.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' }).waitFor();
@@ -228,7 +229,7 @@ describe('chart documents', () => {
       })
       .toBe(480);
     expect(await image.getAttribute('alt')).toBe('Imagen del documento «Radiografía tórax.png»');
-    await doctor.waitForTimeout(400);
+    await settle(doctor);
     await shoot(doctor, 'image-viewer-es-desktop');
     await doctor.keyboard.press('Escape');
     await image.waitFor({ state: 'detached' });
@@ -275,7 +276,7 @@ describe('chart documents', () => {
     const section = page.getByTestId('chart-documents');
     await section.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
     await section.scrollIntoViewIfNeeded();
-    await page.waitForTimeout(300);
+    await settle(page);
     await section.screenshot({ path: join(shotDir, `section-doctor-${lang}-${viewport}.png`) });
     await section
       .getByTestId('document-row')
@@ -283,7 +284,7 @@ describe('chart documents', () => {
       .getByTestId('document-view')
       .click();
     await page.getByTestId('document-viewer-image').waitFor();
-    await page.waitForTimeout(500);
+    await settle(page);
     await shoot(page, `image-viewer-${lang}-${viewport}`);
     await page.keyboard.press('Escape');
     await page.getByTestId('document-viewer-image').waitFor({ state: 'detached' });
@@ -301,17 +302,20 @@ describe('chart documents', () => {
     const ownSection = own.getByTestId('chart-documents');
     await ownSection.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
     await ownSection.scrollIntoViewIfNeeded();
-    await own.waitForTimeout(300);
+    await settle(own);
     await ownSection.screenshot({ path: join(shotDir, `section-patient-${lang}-${viewport}.png`) });
     await own.getByTestId('documents-upload').click();
     await own.getByTestId('uploader-dropzone').waitFor();
-    await own.waitForTimeout(400);
+    await settle(own);
     await shoot(own, `upload-dialog-${lang}-${viewport}`);
     await own.context().close();
   });
 
   it('the patient removes their PDF (with confirmation); it leaves the list', async () => {
-    await patient.reload();
+    // The patient's page has been behind other windows since the first step: bring it forward (a
+    // page Chromium does not draw can wait long for its load event) and wait for the rows it means.
+    await patient.bringToFront();
+    await patient.reload({ waitUntil: 'domcontentloaded' });
     const ownPdf = patient.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' });
     await ownPdf.getByTestId('document-remove').click();
     await patient.getByTestId('document-remove-confirm').getByRole('button', { name: 'Retirar' }).click();

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import { prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
 /**
@@ -176,7 +177,7 @@ describe('keyboard only', () => {
   it('a patient books and joins a visit, the doctor admits, both reach the call — focus always visible, no trap', async () => {
     const patient = await (await openContext()).newPage();
     await signInByKeyboard(patient, 'paciente1@example.com');
-    await patient.waitForTimeout(300);
+    await settle(patient);
     await expectNoFocusTrap(patient);
 
     // Find the doctor: navigation → directory → search by name → the doctor's page.
@@ -194,8 +195,8 @@ describe('keyboard only', () => {
     await tabTo(patient, 'slot-picker-slot');
     await patient.keyboard.press('Enter');
     await patient.getByTestId('booking-form').waitFor();
-    await patient.waitForTimeout(300);
-    expect((await focused(patient)).inDialog).toBe(true);
+    // The dialog moves focus into itself once it has opened.
+    await expect.poll(async () => (await focused(patient)).inDialog).toBe(true);
     await typeInto(patient, 'booking-reason', 'Consulta solo con teclado');
     await tabTo(patient, 'booking-confirm');
     expect((await focused(patient)).inDialog).toBe(true);

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { whenRealtimeConnected } from './support/realtime.js';
+import { settle } from './support/settle.js';
 
 /**
  * The notification bell (list worded by kind, live arrival with a toast, mark read), the waiting
@@ -137,7 +139,7 @@ describe('notification bell', () => {
       expect(first).toContain(
         lang === 'es' ? 'El paciente canceló la cita' : 'The patient cancelled the appointment',
       );
-      await page.waitForTimeout(300);
+      await settle(page);
       await screenshot(page, `notifications-bell-${lang}-${viewport}`);
       await page.context().close();
     }
@@ -145,13 +147,14 @@ describe('notification bell', () => {
 
   it('adds a notification that arrives live, with a toast, and marks everything read', async () => {
     const page = await openPage('desktop', 'es');
+    const connected = whenRealtimeConnected(page);
     await signIn(page, 'paciente1@example.com');
     const bell = page.getByTestId('notification-bell');
     await expect
       .poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 })
       .toBe('Notificaciones: 5 sin leer');
-    // The socket joins the user's room once the list has loaded; give it a moment.
-    await page.waitForTimeout(1_500);
+    // The socket connects (and joins the user's room) once the list has loaded: book only then.
+    await connected;
     booked.push({ id: await book(patient, free[10]!), startsAt: free[10]! });
     await expect
       .poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 })
@@ -159,7 +162,7 @@ describe('notification bell', () => {
     const toast = page.locator('.mantine-Notification-root', { hasText: 'Cita confirmada' });
     await toast.waitFor({ timeout: 10_000 });
     expect(await toast.textContent()).toMatch(/Cita reservada para el/);
-    await page.waitForTimeout(700);
+    await settle(page);
     await screenshot(page, 'notifications-toast-es-desktop');
 
     await bell.click();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
 
 let server: RunningServer;
@@ -82,9 +83,9 @@ async function downloadPdf(page: Page): Promise<{ name: string; bytes: Buffer }>
   return { name: download.suggestedFilename(), bytes: readFileSync(path) };
 }
 
-async function settle(page: Page): Promise<void> {
+async function settleAtTop(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(300);
+  await settle(page);
 }
 
 describe('prescriptions', () => {
@@ -103,7 +104,7 @@ describe('prescriptions', () => {
     await doctor.getByTestId('prescription-add-item').click();
     await fillItem(doctor, 1, ibuprofen);
     await doctor.getByTestId('prescription-notes').fill('Control en una semana.');
-    await settle(doctor);
+    await settleAtTop(doctor);
     await screenshot(doctor, 'prescriptions-form-es-desktop');
     await doctor.getByTestId('prescription-submit').click();
     await doctor.getByTestId('prescription-page').waitFor({ timeout: 20_000 });
@@ -112,7 +113,7 @@ describe('prescriptions', () => {
     const code = (await doctor.getByTestId('prescription-code').textContent())?.trim() ?? '';
     expect(code).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
     expect(await doctor.getByTestId('prescription-items').textContent()).toContain('Ibuprofeno 400 mg');
-    await settle(doctor);
+    await settleAtTop(doctor);
     await screenshot(doctor, 'prescriptions-page-es-desktop');
     const doctorPdf = await downloadPdf(doctor);
     expect(doctorPdf.name).toBe(`receta-${code}.pdf`);
@@ -146,7 +147,7 @@ describe('prescriptions', () => {
       expect(text).toContain('Lucía Martínez');
       expect(text).not.toContain(patientName);
       expect(text).not.toContain('Amoxicilina');
-      await settle(visitor);
+      await settleAtTop(visitor);
       await screenshot(visitor, `prescriptions-verify-${lang}-${viewport}`);
       await visitor.context().close();
     }
@@ -163,11 +164,11 @@ describe('prescriptions', () => {
       );
       await page.getByTestId('prescription-form').waitFor();
       await fillItem(page, 0, amoxicillin);
-      await settle(page);
+      await settleAtTop(page);
       await screenshot(page, `prescriptions-form-${lang}-${viewport}`);
       await page.goto(prescriptionUrl);
       await page.getByTestId('prescription-page').waitFor();
-      await settle(page);
+      await settleAtTop(page);
       await screenshot(page, `prescriptions-page-${lang}-${viewport}`);
       await page.context().close();
     }
@@ -178,13 +179,13 @@ describe('prescriptions', () => {
     await doctor.getByTestId('prescription-cancel-confirm').click();
     await doctor.getByTestId('prescription-cancelled').waitFor({ timeout: 20_000 });
     expect(await doctor.getByTestId('prescription-cancel').count()).toBe(0);
-    await settle(doctor);
+    await settleAtTop(doctor);
     await screenshot(doctor, 'prescriptions-page-cancelled-es-desktop');
     const visitor = await (await openContext(browser.browser, 'es', 'desktop')).newPage();
     await visitor.goto(`${server.baseUrl}/verify/${code}`);
     await visitor.getByTestId('verify-result').waitFor({ timeout: 20_000 });
     expect(await visitor.getByTestId('verify-result').getAttribute('data-status')).toBe('cancelled');
-    await settle(visitor);
+    await settleAtTop(visitor);
     await screenshot(visitor, 'prescriptions-verify-cancelled-es-desktop');
     // An unknown code says so.
     await visitor.goto(`${server.baseUrl}/verify/0000-0000-0000`);

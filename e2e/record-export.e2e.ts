@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
@@ -29,7 +30,7 @@ async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Prom
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForTimeout(400);
+  await settle(page);
   if (shotDir === null) {
     await screenshot(page, `record-export-${name}`);
     return;

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
@@ -64,9 +65,9 @@ async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Prom
   return page;
 }
 
-async function settle(page: Page): Promise<void> {
+async function settleAtTop(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForTimeout(300);
+  await settle(page);
 }
 
 /*
@@ -130,7 +131,7 @@ describe('patient chart', () => {
     await outsider.getByTestId('emergency-confirm').click();
     await outsider.getByText('Explique el motivo con al menos 20 caracteres.').waitFor();
     await outsider.getByTestId('emergency-reason').fill(reason);
-    await settle(outsider);
+    await settleAtTop(outsider);
     await screenshot(outsider, 'records-emergency-es-desktop');
     await outsider.getByTestId('emergency-confirm').click();
     await outsider.getByTestId('chart-emergency-banner').waitFor({ timeout: 20_000 });
@@ -144,7 +145,7 @@ describe('patient chart', () => {
       .filter({ hasText: reason })
       .first()
       .waitFor({ timeout: 20_000 });
-    await settle(patient);
+    await settleAtTop(patient);
     await screenshot(patient, 'records-access-log-es-desktop');
     await outsider.context().close();
     await patient.context().close();
@@ -162,22 +163,22 @@ describe('patient chart', () => {
       const doctorPage = await openSignedIn('medico1@example.com', lang, viewport);
       await doctorPage.goto(`${server.baseUrl}/admin/patients`);
       await doctorPage.getByTestId('patient-row-name').first().waitFor({ timeout: 20_000 });
-      await settle(doctorPage);
+      await settleAtTop(doctorPage);
       await screenshot(doctorPage, `records-patients-${lang}-${viewport}`);
       await doctorPage.goto(`${server.baseUrl}/admin/patients/${patientId}`);
       await doctorPage.getByTestId('chart-allergy').first().waitFor({ timeout: 20_000 });
-      await settle(doctorPage);
+      await settleAtTop(doctorPage);
       await screenshot(doctorPage, `records-chart-doctor-${lang}-${viewport}`);
       await doctorPage.context().close();
 
       const patientPage = await openSignedIn('paciente1@example.com', lang, viewport);
       await patientPage.goto(`${server.baseUrl}/admin/my-record`);
       await patientPage.getByTestId('chart-allergy').first().waitFor({ timeout: 20_000 });
-      await settle(patientPage);
+      await settleAtTop(patientPage);
       await screenshot(patientPage, `records-chart-patient-${lang}-${viewport}`);
       await patientPage.goto(`${server.baseUrl}/admin/profile/record-access`);
       await patientPage.getByTestId('access-row-reason').first().waitFor({ timeout: 20_000 });
-      await settle(patientPage);
+      await settleAtTop(patientPage);
       await screenshot(patientPage, `records-access-log-${lang}-${viewport}`);
       await patientPage.context().close();
 
@@ -186,7 +187,7 @@ describe('patient chart', () => {
         await outsiderPage.goto(`${server.baseUrl}/admin/patients/00000000-0000-4000-8000-000000000000`);
         await outsiderPage.getByTestId('chart-emergency-open').click();
         await outsiderPage.getByTestId('emergency-reason').fill(reason);
-        await settle(outsiderPage);
+        await settleAtTop(outsiderPage);
         await screenshot(outsiderPage, `records-emergency-${lang}-${viewport}`);
         await outsiderPage.context().close();
       }

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { afterInput } from './support/settle.js';
 import { xssPayloads } from './support/xss-payloads.js';
 
 let server: RunningServer;
@@ -149,7 +150,7 @@ describe('message dialog', () => {
 
     await page.keyboard.press('Escape');
     await page.mouse.click(5, 5);
-    await page.waitForTimeout(400);
+    await afterInput(page);
     expect(await dialog.isVisible()).toBe(true);
 
     // Opens only if not already open: a second alert neither replaces nor reopens it.
@@ -176,7 +177,7 @@ describe('message dialog', () => {
       );
       expect(opened).toBe(false);
     }
-    await page.waitForTimeout(300);
+    await afterInput(page);
     expect(await page.getByTestId('message-dialog').count()).toBe(0);
 
     await page.evaluate(() =>
@@ -215,14 +216,20 @@ describe('message dialog', () => {
       if ((await link.count()) > 0) {
         await link
           .first()
-          .click({ force: true, timeout: 2000 })
+          .click({ force: true, timeout: 10_000 })
           .catch(() => undefined);
       }
-      await page.waitForTimeout(60);
+      // Whatever the content loads (images with broken sources fire onerror) has loaded or failed.
+      await page.waitForFunction(() =>
+        [...document.querySelectorAll('[data-testid="message-dialog-content"] img')].every(
+          (image) => (image as HTMLImageElement).complete,
+        ),
+      );
+      await afterInput(page);
       await page.getByTestId('message-dialog-ok').click();
       await page.getByTestId('message-dialog').waitFor({ state: 'detached' });
     }
-    await page.waitForTimeout(300);
+    await afterInput(page);
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(jsDialogs).toEqual([]);
     expect(new URL(page.url()).pathname).toBe('/no-such-page');
@@ -233,18 +240,29 @@ describe('message dialog', () => {
 describe('spinner overlay and API client', () => {
   it('shows the spinner while a slow request is in flight and hides it after', async () => {
     const page = await openPage({ locale: 'es-ES', testHooks: true });
+    // The request is held open until the spinner has been seen, then released: the test controls
+    // how slow the request is, so the spinner's own appearance delay cannot race the machine.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let isHeld = false;
     await page.route('**/api/v1/health', async (route) => {
-      await new Promise((r) => setTimeout(r, 1500));
+      isHeld = true;
+      await released;
       await route.continue();
     });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
+    expect(await page.getByTestId('spinner-overlay').count()).toBe(0);
     const request = page.evaluate(() => window.__telemedicinaTest!.apiRequest('/health'));
-    await page.getByTestId('spinner-overlay').waitFor({ state: 'visible', timeout: 1200 });
+    await page.getByTestId('spinner-overlay').waitFor({ state: 'visible' });
+    expect(isHeld).toBe(true);
     await screenshot(page, 'shell-spinner-es-desktop');
+    release();
     const result = await request;
     expect(result.ok).toBe(true);
-    await page.getByTestId('spinner-overlay').waitFor({ state: 'hidden', timeout: 2000 });
+    await page.getByTestId('spinner-overlay').waitFor({ state: 'hidden' });
     await closePage(page);
   });
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { settle } from './support/settle.js';
 import {
   bookVisitNow,
   prepareDoctor,
@@ -54,7 +55,7 @@ async function checkDevicesAndCheckIn(page: Page, shot?: string): Promise<void> 
   await page.getByTestId('device-check-heard').click({ timeout: 10_000 });
   if (shot) {
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(300);
+    await settle(page);
     await screenshot(page, shot);
   }
   await page.getByTestId('device-check-save').click();
@@ -247,7 +248,7 @@ describe('video visit in the browser', () => {
     await screenshot(host, 'visit-call-three-es-desktop');
     await screenshot(patient, 'visit-call-en-phone');
     await sendChat(patient, 'Hello from the phone');
-    await patient.waitForTimeout(400);
+    await settle(patient);
     await screenshot(patient, 'visit-chat-open-en-phone');
     await guest.getByTestId('visit-chat-open').click();
     await expect

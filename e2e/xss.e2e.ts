@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { afterInput } from './support/settle.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
 import { xssPayloads } from './support/xss-payloads.js';
 
@@ -203,6 +204,15 @@ function watch(page: Page): string[] {
 }
 
 /**
+ * What an injected payload could trigger has had its chance: every image of the page has loaded or
+ * failed (onerror), the handlers of what was just done have run, and the page has drawn the result.
+ */
+async function loadsSettled(page: Page): Promise<void> {
+  await page.waitForFunction(() => [...document.images].every((image) => image.complete));
+  await afterInput(page);
+}
+
+/**
  * Opens `path`, waits for `ready`, gives handlers, autofocus and loads a moment, hovers and clicks
  * injected links if any got through, then checks that nothing ran and the texts are visible.
  */
@@ -210,12 +220,12 @@ async function check(page: Page, path: string, ready: string, texts: string[]): 
   const opened = watch(page);
   await page.goto(`${server.baseUrl}${path}`);
   await page.getByTestId(ready).first().waitFor({ timeout: 20_000 });
-  await page.waitForTimeout(400);
+  await loadsSettled(page);
   const injected = page.locator('#xss-link');
   if ((await injected.count()) > 0) {
     await injected
       .first()
-      .click({ force: true, timeout: 1_000 })
+      .click({ force: true, timeout: 10_000 })
       .catch(() => undefined);
   }
   for (const text of texts) {
@@ -255,7 +265,7 @@ describe('XSS payloads stored through the API execute nowhere', () => {
       .first()
       .hover()
       .catch(() => undefined);
-    await page.waitForTimeout(300);
+    await loadsSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
   });
 
@@ -264,8 +274,8 @@ describe('XSS payloads stored through the API execute nowhere', () => {
     await check(page, '/admin', 'notification-bell', [doctorName]);
     await page.getByTestId('notification-bell').click();
     await page.getByTestId('notification-panel').waitFor({ timeout: 10_000 });
-    await page.waitForTimeout(300);
     await page.getByTestId('notification-item').first().waitFor({ timeout: 10_000 });
+    await loadsSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     await check(page, '/admin/agenda', 'agenda-page', []);
     await check(page, '/admin/appointments', 'appointments-page', [patientName]);
@@ -352,10 +362,10 @@ describe('XSS payloads stored through the API execute nowhere', () => {
     for (let index = 0; index < (await links.count()); index += 1) {
       await links
         .nth(index)
-        .hover({ timeout: 2_000 })
+        .hover({ timeout: 10_000 })
         .catch(() => undefined);
     }
-    await page.waitForTimeout(400);
+    await loadsSettled(page);
     expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
     expect(watch(page)).toEqual([]);
   });

@@ -133,23 +133,38 @@ export async function remoteVideoFrames(
   );
 }
 
-/** Waits until `count` remote videos are decoding (frames growing, width > 0). */
+/**
+ * Waits until `count` remote videos are decoding: each has a size and has decoded more frames than
+ * when the wait began (a frozen last frame does not count). The page itself is polled, so a slow
+ * machine only makes the wait longer.
+ */
 export async function waitForRemoteVideos(page: Page, count: number, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let before = await remoteVideoFrames(page);
-  for (;;) {
-    await page.waitForTimeout(500);
-    const after = await remoteVideoFrames(page);
-    const decoding = after.filter((video) => {
-      const previous = before.find((item) => item.key === video.key);
-      return video.width > 0 && video.frames > (previous?.frames ?? 0);
-    });
-    if (decoding.length >= count) {
-      return;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`Expected ${count} decoding remote videos, got ${JSON.stringify(after)}`);
-    }
-    before = after;
+  const token = `${Date.now()}-${Math.random()}`;
+  try {
+    await page.waitForFunction(
+      ({ wanted, key }) => {
+        const store = window as unknown as { __remoteFramesAtStart?: Record<string, Record<string, number>> };
+        const atStart = ((store.__remoteFramesAtStart ??= {})[key] ??= {});
+        let decoding = 0;
+        for (const tile of document.querySelectorAll<HTMLElement>('[data-testid="visit-remote"]')) {
+          const video = tile.querySelector('video');
+          const participant = tile.dataset.key ?? '';
+          const frames = video?.getVideoPlaybackQuality().totalVideoFrames ?? 0;
+          if (!(participant in atStart)) {
+            atStart[participant] = frames;
+          } else if ((video?.videoWidth ?? 0) > 0 && frames > atStart[participant]!) {
+            decoding += 1;
+          }
+        }
+        return decoding >= wanted;
+      },
+      { wanted: count, key: token },
+      { timeout: timeoutMs, polling: 100 },
+    );
+  } catch (error) {
+    throw new Error(
+      `Expected ${count} decoding remote videos, got ${JSON.stringify(await remoteVideoFrames(page))}`,
+      { cause: error },
+    );
   }
 }

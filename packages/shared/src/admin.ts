@@ -159,6 +159,7 @@ export const updateClinicSettingsRequestSchema = z
     booking: clinicSettingsSchema.shape.booking.strict(),
     uploads: clinicSettingsSchema.shape.uploads.strict(),
     video: clinicSettingsSchema.shape.video.strict(),
+    privacy: clinicSettingsSchema.shape.privacy.strict(),
   })
   .partial()
   .strict();

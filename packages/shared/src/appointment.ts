@@ -12,7 +12,14 @@ export const appointmentSchema = z.object({
   startsAt: z.string(),
   endsAt: z.string(),
   status: z.enum(appointmentStatuses),
+  /** The reason the patient gave; null when none was given or when it is withheld from the reader. */
   reason: z.string().nullable(),
+  /**
+   * True when a reason exists but this reader may not see it (staff, unless the clinic's privacy
+   * setting allows it); the visit's doctor and patient always read it. Optional so an answer
+   * without it still parses; this server always sends it.
+   */
+  isReasonWithheld: z.boolean().optional(),
   createdAt: z.string(),
   cancelledAt: z.string().nullable(),
   cancellationReason: z.string().nullable(),

@@ -102,6 +102,14 @@ export const clinicSettingsSchema = z.object({
   video: z.object({
     iceServers: z.array(iceServerSchema).max(10),
   }),
+  privacy: z.object({
+    /**
+     * Whether reception and administrators read the reason a patient gave for a visit. The reason
+     * is clinical: the visit's doctor and its patient always read it; everyone else only when this
+     * is on (off by default, minimum necessary).
+     */
+    canStaffReadVisitReasons: z.boolean({ message: 'validation.invalid' }),
+  }),
 });
 export type ClinicSettings = z.infer<typeof clinicSettingsSchema>;
 

@@ -122,7 +122,10 @@ export const chartVisitSchema = z.object({
   startsAt: z.string(),
   status: z.string(),
   doctor: z.object({ id: z.string(), name: z.string() }),
-  /** The reason the patient gave; null for staff (administrative view). */
+  /**
+   * The reason the patient gave; null for staff (administrative view) unless the clinic's privacy
+   * setting lets staff read visit reasons.
+   */
   reason: z.string().nullable(),
 });
 export type ChartVisit = z.infer<typeof chartVisitSchema>;

@@ -54,3 +54,29 @@ export function canBookFor(actor: Actor, patientUserId: string): boolean {
     ? actor.permissions.has('appointments.book.self')
     : actor.permissions.has('appointments.book.any');
 }
+
+/**
+ * Who asks for appointments, for the parts of an answer that depend on it: the user, and whether
+ * the clinic lets staff read the reasons for visits (privacy setting, off by default).
+ */
+export interface AppointmentReader {
+  userId: string;
+  canStaffReadVisitReasons: boolean;
+}
+
+/**
+ * The reason a patient gave for a visit is clinical (minimum necessary): the visit's doctor and its
+ * patient always read it; anyone else who sees the appointment — reception, administrators — only
+ * when the clinic allows staff to. Every answer that carries the reason (lists, detail, booking and
+ * change answers, the chart's visit list) decides with this, through its presenter.
+ */
+export function canReadVisitReason(
+  reader: AppointmentReader,
+  appointment: Pick<AppointmentRow, 'doctorUserId' | 'patientUserId'>,
+): boolean {
+  return (
+    appointment.doctorUserId === reader.userId ||
+    appointment.patientUserId === reader.userId ||
+    reader.canStaffReadVisitReasons
+  );
+}

@@ -1,7 +1,17 @@
 import type { Appointment } from '@telemedicina/shared';
+import { canReadVisitReason, type AppointmentReader } from './appointments.policy.js';
 import type { AppointmentWithPeople } from './appointments.repository.js';
 
-export function presentAppointment(appointment: AppointmentWithPeople): Appointment {
+/**
+ * An appointment for `reader`: the reason for the visit only when {@link canReadVisitReason}
+ * allows it, otherwise null with `isReasonWithheld` (true only when there is a reason to withhold).
+ */
+export function presentAppointment(
+  appointment: AppointmentWithPeople,
+  reader: AppointmentReader,
+): Appointment {
+  const hasReason = appointment.reason !== null && appointment.reason !== '';
+  const mayReadReason = canReadVisitReason(reader, appointment);
   return {
     id: appointment.id,
     doctor: {
@@ -13,7 +23,8 @@ export function presentAppointment(appointment: AppointmentWithPeople): Appointm
     startsAt: appointment.startsAt.toISOString(),
     endsAt: appointment.endsAt.toISOString(),
     status: appointment.status,
-    reason: appointment.reason,
+    reason: mayReadReason ? appointment.reason : null,
+    isReasonWithheld: hasReason && !mayReadReason,
     createdAt: appointment.createdAt.toISOString(),
     cancelledAt: appointment.cancelledAt?.toISOString() ?? null,
     cancellationReason: appointment.cancellationReason,

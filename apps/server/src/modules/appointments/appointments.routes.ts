@@ -14,6 +14,7 @@ import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import { presentAppointment } from './appointments.presenter.js';
 import {
+  appointmentReaderOf,
   bookAppointment,
   cancelAppointment,
   changeAppointmentStatus,
@@ -48,8 +49,9 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
       },
     },
     async (request, reply) => {
-      const appointment = await bookAppointment(contextFor(services, request), request.body);
-      return reply.status(201).send(presentAppointment(appointment));
+      const ctx = contextFor(services, request);
+      const appointment = await bookAppointment(ctx, request.body);
+      return reply.status(201).send(presentAppointment(appointment, await appointmentReaderOf(ctx)));
     },
   );
 
@@ -65,9 +67,11 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
       },
     },
     async (request) => {
-      const { rows, total } = await listAppointments(contextFor(services, request), request.query);
+      const ctx = contextFor(services, request);
+      const { rows, total } = await listAppointments(ctx, request.query);
+      const reader = await appointmentReaderOf(ctx);
       return {
-        data: rows.map(presentAppointment),
+        data: rows.map((row) => presentAppointment(row, reader)),
         page: request.query.page,
         pageSize: request.query.pageSize,
         total,
@@ -86,8 +90,10 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
         response: { 200: appointmentSchema, ...errors },
       },
     },
-    async (request) =>
-      presentAppointment(await getAppointment(contextFor(services, request), request.params.id)),
+    async (request) => {
+      const ctx = contextFor(services, request);
+      return presentAppointment(await getAppointment(ctx, request.params.id), await appointmentReaderOf(ctx));
+    },
   );
 
   app.post(
@@ -103,10 +109,11 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
         response: { 200: appointmentSchema, ...errors },
       },
     },
-    async (request) =>
-      presentAppointment(
-        await cancelAppointment(contextFor(services, request), request.params.id, request.body),
-      ),
+    async (request) => {
+      const ctx = contextFor(services, request);
+      const appointment = await cancelAppointment(ctx, request.params.id, request.body);
+      return presentAppointment(appointment, await appointmentReaderOf(ctx));
+    },
   );
 
   app.post(
@@ -121,10 +128,11 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
         response: { 200: appointmentSchema, ...errors },
       },
     },
-    async (request) =>
-      presentAppointment(
-        await rescheduleAppointment(contextFor(services, request), request.params.id, request.body),
-      ),
+    async (request) => {
+      const ctx = contextFor(services, request);
+      const appointment = await rescheduleAppointment(ctx, request.params.id, request.body);
+      return presentAppointment(appointment, await appointmentReaderOf(ctx));
+    },
   );
 
   app.post(
@@ -139,10 +147,11 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
         response: { 200: appointmentSchema, ...errors },
       },
     },
-    async (request) =>
-      presentAppointment(
-        await changeAppointmentStatus(contextFor(services, request), request.params.id, request.body),
-      ),
+    async (request) => {
+      const ctx = contextFor(services, request);
+      const appointment = await changeAppointmentStatus(ctx, request.params.id, request.body);
+      return presentAppointment(appointment, await appointmentReaderOf(ctx));
+    },
   );
 
   done();

@@ -23,9 +23,15 @@ import {
   announceRescheduled,
   type AfterCommit,
 } from '../notifications/appointment-notices.js';
-import { loadBookingRules } from '../settings/settings.service.js';
+import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../users/users.service.js';
-import { canBookFor, canListAllAppointments, canSeeAppointment, capacityFor } from './appointments.policy.js';
+import {
+  canBookFor,
+  canListAllAppointments,
+  canSeeAppointment,
+  capacityFor,
+  type AppointmentReader,
+} from './appointments.policy.js';
 import {
   findAppointment,
   insertAppointment,
@@ -230,6 +236,15 @@ export async function listAppointments(
   return listAppointmentRows(ctx.db.db, query, {
     participantUserId: canListAllAppointments(actor) ? null : actor.userId,
   });
+}
+
+/**
+ * The actor as a reader of appointments: who they are and whether the clinic lets staff read visit
+ * reasons (read fresh: switching it off applies to the next answer).
+ */
+export async function appointmentReaderOf(ctx: ServiceContext): Promise<AppointmentReader> {
+  const actor = requireActor(ctx);
+  return { userId: actor.userId, canStaffReadVisitReasons: await loadCanStaffReadVisitReasons(ctx.db.db) };
 }
 
 /** One appointment, 404 when it does not exist or is not the actor's to see. */

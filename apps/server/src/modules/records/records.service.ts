@@ -23,6 +23,7 @@ import { AppError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { loadActorUser, requireActor } from '../me/actor.js';
 import { notify } from '../notifications/notifications.service.js';
+import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../users/users.service.js';
 import { listChartDocuments } from '../documents/documents.service.js';
 import { findCareRelationship } from './care-relationship.js';
@@ -107,7 +108,7 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
   const isClinical = grant.access !== 'administrative';
   const includeRemoved = isClinical && query.include === 'removed';
   // One statement for the profile, visits and clinical lists; the documents alongside it.
-  const [data, documents] = await Promise.all([
+  const [data, documents, withReasons] = await Promise.all([
     readChartData(db, {
       patientId,
       readerUserId: actor.userId,
@@ -118,6 +119,9 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
     isClinical
       ? listChartDocuments(ctx, grant, { includeRemoved, limit: chartListLimit, offset: 0 })
       : Promise.resolve(null),
+    // Clinical readers read the reasons for the visits; staff as for appointments
+    // (`canReadVisitReason`): only when the clinic's privacy setting allows it.
+    isClinical ? Promise.resolve(true) : loadCanStaffReadVisitReasons(db),
   ]);
   const { profile, visits } = data;
   const chart = presentAdministrativeChart({
@@ -126,7 +130,7 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
     access: grant.access,
     emergencyExpiresAt: grant.emergency?.expiresAt ?? null,
     visits,
-    withReasons: isClinical,
+    withReasons,
   });
   if (data.clinical !== null && documents !== null) {
     const { readerLanguage: language, allergies, conditions, medications, prescriptions } = data.clinical;

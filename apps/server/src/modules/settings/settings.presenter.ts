@@ -9,6 +9,7 @@ export function presentClinicSettings(settings: ClinicSettings): ClinicSettings 
     booking: { ...settings.booking, visitLengths: [...settings.booking.visitLengths] },
     uploads: { ...settings.uploads, allowedKinds: [...settings.uploads.allowedKinds] },
     video: { iceServers: settings.video.iceServers.map((server) => ({ ...server, urls: [...server.urls] })) },
+    privacy: { canStaffReadVisitReasons: settings.privacy.canStaffReadVisitReasons },
   };
 }
 

@@ -42,6 +42,7 @@ export const settingKeys = {
   allowedKinds: 'uploads.allowedKinds',
   maxFilesPerUpload: 'uploads.maxFilesPerUpload',
   iceServers: 'video.iceServers',
+  canStaffReadVisitReasons: 'privacy.canStaffReadVisitReasons',
 } as const;
 
 /** Roles that must use a second factor when `mfa.requiredRoles` was never set. */
@@ -60,10 +61,13 @@ export const defaultClinicSettings = {
     defaultVisitMinutes: 30,
   },
   uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg', 'webp'], maxFilesPerUpload: 5 },
+  /** Minimum necessary: the reason for a visit stays with its doctor and patient until a clinic opens it. */
+  privacy: { canStaffReadVisitReasons: false },
 } as const satisfies {
   language: ClinicSettings['clinic']['language'];
   booking: ClinicSettings['booking'];
   uploads: ClinicSettings['uploads'];
+  privacy: ClinicSettings['privacy'];
 };
 
 export interface IdentitySettings {
@@ -193,6 +197,13 @@ export async function loadClinicSettings(db: Database, config: Config): Promise<
       video: {
         iceServers: pick(settingKeys.iceServers, shape.video.shape.iceServers, config.iceServers),
       },
+      privacy: {
+        canStaffReadVisitReasons: pick(
+          settingKeys.canStaffReadVisitReasons,
+          shape.privacy.shape.canStaffReadVisitReasons,
+          defaults.privacy.canStaffReadVisitReasons,
+        ),
+      },
     },
   };
 }
@@ -258,6 +269,20 @@ export async function loadBookingRules(db: Database): Promise<BookingRules> {
       defaults.cancellationWindowHours,
     ),
   };
+}
+
+/**
+ * Whether the clinic lets staff (anyone but a visit's doctor and patient) read the reason for a
+ * visit; read fresh, one query, so switching it off hides reasons from the next answer on. Off when
+ * unset or malformed.
+ */
+export async function loadCanStaffReadVisitReasons(db: Database): Promise<boolean> {
+  const pick = pickerOf(await readSettings(db, [settingKeys.canStaffReadVisitReasons]));
+  return pick(
+    settingKeys.canStaffReadVisitReasons,
+    shape.privacy.shape.canStaffReadVisitReasons,
+    defaultClinicSettings.privacy.canStaffReadVisitReasons,
+  );
 }
 
 /** `GET /settings`: every setting, read fresh. */
@@ -331,6 +356,7 @@ const storageKeys = {
     maxFilesPerUpload: settingKeys.maxFilesPerUpload,
   },
   video: { iceServers: settingKeys.iceServers },
+  privacy: { canStaffReadVisitReasons: settingKeys.canStaffReadVisitReasons },
 } as const satisfies {
   [S in EditableSection]-?: Record<keyof NonNullable<UpdateClinicSettingsRequest[S]>, string>;
 };

@@ -55,6 +55,7 @@ const defaults: ClinicSettings = {
   },
   uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg', 'webp'], maxFilesPerUpload: 5 },
   video: { iceServers: [] },
+  privacy: { canStaffReadVisitReasons: false },
 };
 
 function patch(body: unknown, session: string = admin.token): Promise<LightMyRequestResponse> {

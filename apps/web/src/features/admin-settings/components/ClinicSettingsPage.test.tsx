@@ -21,6 +21,7 @@ function sampleSettings(): ClinicSettings {
     },
     uploads: { maxFileSizeMb: 10, allowedKinds: ['pdf', 'png', 'jpeg'], maxFilesPerUpload: 5 },
     video: { iceServers: [{ urls: ['stun:stun.clinica.example:3478'] }] },
+    privacy: { canStaffReadVisitReasons: false },
   };
 }
 
@@ -125,6 +126,21 @@ describe('clinic settings against a real HTTP server', { timeout: 30_000 }, () =
     await user.click(screen.getByTestId('settings-sessions-save'));
     expect(await screen.findByTestId('settings-sessions-saved')).toBeTruthy();
     expect(patchBodies()).toEqual([{ sessions: { idleMinutesStaff: 20, idleMinutesPatient: 30 } }]);
+  });
+
+  it('lets reception and administrators read visit reasons only when switched on (off by default)', async () => {
+    const user = userEvent.setup();
+    renderApp('/admin/settings?section=privacy');
+    const toggle = await screen.findByTestId<HTMLInputElement>('settings-staff-read-visit-reasons', {}, slow);
+    expect(toggle.checked).toBe(false);
+    expect(screen.getByLabelText(/^Recepción y administración pueden leer el motivo de la consulta/)).toBe(
+      toggle,
+    );
+    await user.click(toggle);
+    await user.click(screen.getByTestId('settings-privacy-save'));
+    expect(await screen.findByTestId('settings-privacy-saved')).toBeTruthy();
+    expect(patchBodies()).toEqual([{ privacy: { canStaffReadVisitReasons: true } }]);
+    expect(screen.getByTestId<HTMLInputElement>('settings-staff-read-visit-reasons').checked).toBe(true);
   });
 
   it('requires two-step verification by role with one checkbox per role', async () => {

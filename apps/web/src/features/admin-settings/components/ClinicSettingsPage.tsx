@@ -23,6 +23,7 @@ import {
   IconBuildingHospital,
   IconCalendarTime,
   IconClockHour4,
+  IconEyeOff,
   IconFileUpload,
   IconShieldLock,
   IconVideo,
@@ -41,6 +42,7 @@ import { useSettings } from '../api/get-settings';
 import { BookingSection } from './BookingSection';
 import { ClinicSection } from './ClinicSection';
 import classes from './ClinicSettings.module.css';
+import { PrivacySection } from './PrivacySection';
 import { isSettingsSection, settingsSections, type SettingsSection } from './section-errors';
 import { SecuritySection } from './SecuritySection';
 import { SessionsSection } from './SessionsSection';
@@ -54,6 +56,7 @@ const sectionIcons: Record<SettingsSection, Icon> = {
   booking: IconCalendarTime,
   uploads: IconFileUpload,
   video: IconVideo,
+  privacy: IconEyeOff,
 };
 
 const sectionForms: Record<SettingsSection, (props: { settings: ClinicSettings }) => ReactNode> = {
@@ -63,10 +66,11 @@ const sectionForms: Record<SettingsSection, (props: { settings: ClinicSettings }
   booking: BookingSection,
   uploads: UploadsSection,
   video: VideoSection,
+  privacy: PrivacySection,
 };
 
 /**
- * `/admin/settings` (settings.manage): the clinic's settings in six sections, one tab each (the
+ * `/admin/settings` (settings.manage): the clinic's settings in seven sections, one tab each (the
  * open one is in the address: `?section=booking`). Each section saves on its own; the server
  * audits every change.
  */

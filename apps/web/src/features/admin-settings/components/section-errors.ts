@@ -2,7 +2,15 @@ import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from '../../../lib/api-client';
 
 /** The sections of the clinic settings, each saved on its own (`PATCH /settings { <section>: … }`). */
-export const settingsSections = ['clinic', 'sessions', 'security', 'booking', 'uploads', 'video'] as const;
+export const settingsSections = [
+  'clinic',
+  'sessions',
+  'security',
+  'booking',
+  'uploads',
+  'video',
+  'privacy',
+] as const;
 export type SettingsSection = (typeof settingsSections)[number];
 
 export function isSettingsSection(value: unknown): value is SettingsSection {

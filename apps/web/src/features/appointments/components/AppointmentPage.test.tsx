@@ -104,6 +104,24 @@ describe('appointment page against a real HTTP server', { timeout: 60_000 }, () 
     expect(screen.queryByTestId('appointment-reschedule')).toBeNull();
   });
 
+  it('says the reason is reserved for the doctor when the server withholds it, never a blank', async () => {
+    me = sampleMe({ permissions: ['appointments.read.any'], user: { id: 'staff-1' } });
+    api.routes['GET /api/v1/appointments/a-1'] = (_request, response) =>
+      sendJson(response, 200, { ...appointment, reason: null, isReasonWithheld: true });
+    renderApp('/admin/appointments/a-1');
+    const reason = await screen.findByTestId('appointment-reason', {}, slow);
+    expect(reason.textContent).toBe('Reservado al médico');
+    expect(within(reason).getByTestId('appointment-reason-withheld').getAttribute('title')).toBe(
+      'El motivo de la consulta es información clínica: solo pueden leerlo el médico y el paciente.',
+    );
+  });
+
+  it('shows the reason to those who may read it', async () => {
+    renderApp('/admin/appointments/a-1');
+    expect((await screen.findByTestId('appointment-reason', {}, slow)).textContent).toBe('Revisión anual');
+    expect(screen.queryByTestId('appointment-reason-withheld')).toBeNull();
+  });
+
   it('shows the section as forbidden without appointment permissions', async () => {
     me = sampleMe({ permissions: ['doctors.read'] });
     renderApp('/admin/appointments');

@@ -26,6 +26,7 @@ import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/u
 import { calendarUrl, useAppointment } from '../api/appointments';
 import { appointmentActions, capacityFor } from '../capacity';
 import { AppointmentStatusBadge } from '../../../components/appointment-status/AppointmentStatusBadge';
+import { AppointmentReason } from './AppointmentReason';
 import classes from './Appointments.module.css';
 import { CancelAppointmentModal } from './CancelAppointmentModal';
 import { RescheduleModal } from './RescheduleModal';
@@ -127,7 +128,7 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
           <dd data-testid="appointment-patient">{item.patient.name}</dd>
           <dt>{t('appointments.columns.reason')}</dt>
           <dd className={classes.reason} data-testid="appointment-reason">
-            {item.reason ?? '—'}
+            <AppointmentReason appointment={item} />
           </dd>
           {item.status === 'cancelled' ? (
             <>

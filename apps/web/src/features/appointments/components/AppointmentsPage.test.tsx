@@ -89,6 +89,28 @@ describe('appointments list against a real HTTP server', { timeout: 60_000 }, ()
     await waitFor(() => expect(currentPath(router)).toBe('/admin/appointments/a-1'));
   });
 
+  it('shows staff "reserved for the doctor" where the server withholds a reason, a dash where there is none', async () => {
+    me = sampleMe({ permissions: ['appointments.read.any'], user: { id: 'staff-1' } });
+    api.routes['GET /api/v1/appointments'] = (_request, response) =>
+      sendJson(response, 200, {
+        data: [
+          sample({ reason: null, isReasonWithheld: true }),
+          sample({ id: 'a-2', reason: null, isReasonWithheld: false }),
+        ],
+        page: 1,
+        pageSize: 20,
+        total: 2,
+      });
+    renderApp('/admin/appointments');
+    const rows = await screen.findAllByTestId('list-row', {}, slow);
+    expect(within(rows[0]!).getByTestId('appointment-reason-withheld').textContent).toBe(
+      'Reservado al médico',
+    );
+    expect(within(rows[1]!).queryByTestId('appointment-reason-withheld')).toBeNull();
+    expect(rows[1]!.textContent).toContain('—');
+    expect(rows.map((row) => row.textContent).join(' ')).not.toMatch(/undefined|null/);
+  });
+
   it('shows its doctor the patient', async () => {
     me = sampleMe({ permissions: ['appointments.read.own'], user: { id: 'doc-1' } });
     renderApp('/admin/appointments');

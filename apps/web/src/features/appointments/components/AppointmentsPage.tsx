@@ -21,6 +21,7 @@ import { addCalendarDays, isCalendarDate, zonedInstant } from '../../../lib/zone
 import { useAppointments } from '../api/appointments';
 import { useDoctorOptions } from '../../../lib/doctor-options';
 import { AppointmentStatusBadge } from '../../../components/appointment-status/AppointmentStatusBadge';
+import { AppointmentReason } from './AppointmentReason';
 import classes from './Appointments.module.css';
 
 const periods = ['upcoming', 'past', 'all'] as const;
@@ -213,7 +214,7 @@ function AppointmentsList() {
       visibleFrom: 'md',
       render: (appointment) => (
         <Text size="sm" lineClamp={2} className={classes.reason}>
-          {appointment.reason ?? '—'}
+          <AppointmentReason appointment={appointment} />
         </Text>
       ),
     },
