@@ -218,7 +218,18 @@ describe('SIGKILL during concurrent bookings and chat', () => {
       await app.start();
       startTimes.push(performance.now() - restartedAt);
     }
-    await sleep(1_500);
+    // The load goes on after the last restart until it has been answered there too (and enough in
+    // all to judge), however long a busy machine takes for that.
+    const ackedBeforeLastStart = outcomes.filter((outcome) => outcome.outcome === 'acked').length;
+    const loadDeadline = performance.now() + 120_000;
+    while (
+      performance.now() < loadDeadline &&
+      (outcomes.filter((outcome) => outcome.outcome === 'acked').length <
+        Math.max(60, ackedBeforeLastStart + 10) ||
+        chat.some((participant) => participant.acked.size < 10))
+    ) {
+      await sleep(50);
+    }
     isStopping = true;
     await Promise.all([...bookingWorkers, contention, ...chatters]);
     const loadSeconds = (performance.now() - started) / 1000;
@@ -384,7 +395,11 @@ describe('the database going away while serving', () => {
    * patient booking, and a monitor polling health, recording every answer with
    * the phase the test is in. Resolves with the samples once `stop` is called.
    */
-  function startLoad(baseUrl: string): { phase: { name: string }; stop: () => Promise<Sample[]> } {
+  function startLoad(baseUrl: string): {
+    phase: { name: string };
+    until: (wanted: (samples: Sample[]) => boolean, what: string) => Promise<void>;
+    stop: () => Promise<Sample[]>;
+  } {
     const phase = { name: 'before' };
     const samples: Sample[] = [];
     let isStopping = false;
@@ -466,6 +481,17 @@ describe('the database going away while serving', () => {
     });
     return {
       phase,
+      // A phase lasts until the load has produced what the test needs of it (a count of answers, a
+      // 503 from health), not for a fixed time: a slow machine makes the phase longer, not thinner.
+      until: async (wanted, what) => {
+        const deadline = performance.now() + 120_000;
+        while (!wanted(samples)) {
+          if (performance.now() > deadline) {
+            throw new Error(`load: still waiting for ${what} after 120 s (${samples.length} samples)`);
+          }
+          await sleep(50);
+        }
+      },
       stop: async () => {
         isStopping = true;
         await loops;
@@ -473,6 +499,12 @@ describe('the database going away while serving', () => {
       },
     };
   }
+
+  /** At least `count` answers recorded wholly inside `phase`. */
+  const inPhase =
+    (phase: string, count: number) =>
+    (samples: Sample[]): boolean =>
+      samples.filter((sample) => sample.phase === phase).length >= count;
 
   /** Clean failures only: a 503 in the error shape, answered quickly; never a 500, a stack or a hang. */
   function expectCleanFailures(samples: Sample[]): void {
@@ -497,10 +529,13 @@ describe('the database going away while serving', () => {
     );
     await doctorChat.untilJoined(15_000);
     const load = startLoad(proxied.baseUrl);
-    await sleep(1_500);
+    await load.until(inPhase('before', 8), '8 answers before the cut');
     load.phase.name = 'down';
     await proxy.cut();
-    await sleep(500);
+    await load.until(
+      (samples) => samples.some((sample) => sample.phase === 'down' && sample.status === 503),
+      'a 503 after the cut',
+    );
     const chatDuringCut = await ack<'chat.send', ChatMessage>(
       doctorChat.socket,
       'chat.send',
@@ -509,7 +544,14 @@ describe('the database going away while serving', () => {
     );
     doctorChat.socket.close();
     expect(chatDuringCut).toMatchObject({ ok: false, error: { code: 'SERVICE_UNAVAILABLE' } });
-    await sleep(3_500);
+    // The link stays cut until health has said so and the load has met the outage a few times.
+    await load.until(
+      (samples) =>
+        samples.some(
+          (sample) => sample.phase === 'down' && sample.route === 'GET /health' && sample.status === 503,
+        ) && inPhase('down', 4)(samples),
+      'health answering 503 during the cut',
+    );
     load.phase.name = 'recovering';
     await proxy.restore();
     const restoredAt = performance.now();
@@ -525,7 +567,7 @@ describe('the database going away while serving', () => {
       await sleep(100);
     }
     load.phase.name = 'after';
-    await sleep(1_500);
+    await load.until(inPhase('after', 8), '8 answers after the link returned');
     const samples = await load.stop();
 
     const before = samples.filter((sample) => sample.phase === 'before');
@@ -554,7 +596,7 @@ describe('the database going away while serving', () => {
     expect(proxied.unexpectedExits).toBe(0);
     expect(proxied.starts).toBe(1);
     console.log(
-      `database cut for 4 s: ${down.length} requests during the cut (${down.filter((s) => s.status === 503).length} × 503, ` +
+      `database cut: ${down.length} requests during the cut (${down.filter((s) => s.status === 503).length} × 503, ` +
         `slowest ${Math.round(Math.max(...down.map((s) => s.ms)))} ms), health back ${Math.round(recoveredAfterMs)} ms after the link returned, ` +
         `${after.length} requests after, all answered`,
     );
@@ -562,7 +604,7 @@ describe('the database going away while serving', () => {
 
   it('PostgreSQL ending the app’s connections (pg_terminate_backend) during load: clean failures, then recovery', async () => {
     const load = startLoad(proxied.baseUrl);
-    await sleep(1_000);
+    await load.until(inPhase('before', 8), '8 answers before terminating');
     load.phase.name = 'terminating';
     let terminated = 0;
     for (let round = 0; round < 5; round += 1) {
@@ -574,7 +616,7 @@ describe('the database going away while serving', () => {
       await sleep(300);
     }
     load.phase.name = 'after';
-    await sleep(2_000);
+    await load.until(inPhase('after', 8), '8 answers after the terminations');
     const samples = await load.stop();
     expect(terminated).toBeGreaterThan(0);
     expectCleanFailures(samples);

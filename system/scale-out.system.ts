@@ -280,15 +280,27 @@ describe('two instances behind a round-robin proxy', () => {
       const instances = { A: instanceA, B: instanceB };
       const patientOn = placement[1] as 'A' | 'B';
       const other = patientOn === 'A' ? 'B' : 'A';
-      await sleep(1_500);
+      // Each phase lasts until both sides have had messages acknowledged in it (not a fixed time: a
+      // slow machine makes a phase longer, never empty).
+      const untilBothAcked = async (more: number, phase: string): Promise<void> => {
+        const wanted = chat.map((participant) => participant.acked.size + more);
+        const deadline = Date.now() + 120_000;
+        while (chat.some((participant, index) => participant.acked.size < wanted[index]!)) {
+          if (Date.now() > deadline) {
+            throw new Error(`chat: fewer than ${more} acknowledged messages each ${phase} in 120 s`);
+          }
+          await sleep(50);
+        }
+      };
+      await untilBothAcked(5, 'before the restarts');
       // A rolling restart: the patient's instance stops gracefully and comes back…
       await instances[patientOn].stop('SIGTERM');
-      await sleep(1_500);
+      await untilBothAcked(3, `while ${patientOn} was down`);
       await instances[patientOn].start();
-      await sleep(1_000);
+      await untilBothAcked(3, `after ${patientOn} came back`);
       // …then the other one dies without warning; everybody ends up on the first.
       await instances[other].stop('SIGKILL');
-      await sleep(2_000);
+      await untilBothAcked(5, `after ${other} was killed`);
       isStopping = true;
       await Promise.all(chatters);
       await instances[other].start();
