@@ -5,6 +5,10 @@
 //   5. whole-system suites (crash, scale-out) with TEST_SYSTEM=1
 //   6. browser journeys in Debian's Chromium against the built server
 // It ends with the line `N passed, N failed` and a non-zero exit on any failure.
+//
+// TEST_STRESS=1 runs all of it with a busy loop hogging one core for the whole run: the suite must
+// pass on a machine busier or slower than the one it was written on.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
@@ -17,8 +21,32 @@ rmSync(resultsDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
 const rows = [];
+const stages = [];
 let passed = 0;
 let failed = 0;
+
+/** Runs one stage and notes how long it took, for the summary. */
+async function stage(name, body) {
+  const started = performance.now();
+  try {
+    return await body();
+  } finally {
+    stages.push({ name, seconds: (performance.now() - started) / 1000 });
+  }
+}
+
+let hog = null;
+if (process.env.TEST_STRESS === '1') {
+  // A separate process spinning on one core until the run ends: killed below, and it also stops
+  // by itself once this process is gone (it checks every few million turns).
+  const spin = `const parent = ${process.pid};
+    for (;;) {
+      for (let i = 0; i < 5e7; i += 1) {}
+      try { process.kill(parent, 0); } catch { process.exit(0); }
+    }`;
+  hog = spawn(process.execPath, ['-e', spin], { stdio: 'ignore' });
+  console.log(`[test] TEST_STRESS=1: a busy loop hogs one core for the whole run (pid ${hog.pid}).`);
+}
 
 function record(name, ok, detail) {
   rows.push({ name, ok, detail });
@@ -64,7 +92,10 @@ async function vitest(label, args, env = {}) {
   }
   for (const file of brokenFiles) {
     const reason = (file.message ?? '').split('\n')[0].slice(0, 200);
-    rows.push({ name: `  ${file.name.replace(`${root}/`, '')} did not load${reason ? ` — ${reason}` : ''}`, ok: false });
+    rows.push({
+      name: `  ${file.name.replace(`${root}/`, '')} did not load${reason ? ` — ${reason}` : ''}`,
+      ok: false,
+    });
   }
   if (ran === 0) {
     record(`${label}: no test ran`, false);
@@ -77,24 +108,28 @@ const only = process.env.TEST_ONLY?.split(',').filter(Boolean);
 const wants = (step) => !only || only.includes(step);
 
 if (wants('static')) {
-  record('typecheck', (await npm(['run', 'typecheck'])) === 0);
-  record('lint', (await npm(['run', 'lint'])) === 0);
+  await stage('typecheck', async () => record('typecheck', (await npm(['run', 'typecheck'])) === 0));
+  await stage('lint', async () => record('lint', (await npm(['run', 'lint'])) === 0));
 }
 
-const buildOk = (await buildIfNeeded()) === 0;
+const buildOk = await stage('build', async () => (await buildIfNeeded()) === 0);
 record('build', buildOk);
 
 if (wants('unit')) {
-  await vitest('unit-pglite', ['--project', 'shared', '--project', 'server', '--project', 'web']);
+  await stage('unit (PGlite, jsdom)', () =>
+    vitest('unit-pglite', ['--project', 'shared', '--project', 'server', '--project', 'web']),
+  );
 }
 if (wants('unit') && process.env.TEST_DATABASE_URL) {
-  await vitest('server-postgres', ['--project', 'server'], {
-    TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-  });
+  await stage('server (PostgreSQL)', () =>
+    vitest('server-postgres', ['--project', 'server'], {
+      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+    }),
+  );
 }
 // Whole-system suites need built servers, PostgreSQL and Redis: CI sets TEST_SYSTEM=1.
 if (wants('system') && process.env.TEST_SYSTEM === '1' && buildOk) {
-  await vitest('system', ['--project', 'system']);
+  await stage('system', () => vitest('system', ['--project', 'system']));
 }
 if (wants('e2e')) {
   let chromiumReady = false;
@@ -109,21 +144,36 @@ if (wants('e2e')) {
     // pages, so two share the cores well. The journeys that time real video calls and the 5 s
     // autosave run afterwards, alone.
     const soloFiles = ['visit.e2e.ts', 'clinical-record.e2e.ts'];
-    await vitest('e2e', [
-      '--project',
-      'e2e',
-      '--fileParallelism',
-      '--maxWorkers=2',
-      ...soloFiles.flatMap((file) => ['--exclude', `**/${file}`]),
-    ]);
-    await vitest('e2e-solo', ['--project', 'e2e', ...soloFiles.map((file) => `e2e/${file}`)]);
+    await stage('browser, two at a time', () =>
+      vitest('e2e', [
+        '--project',
+        'e2e',
+        '--fileParallelism',
+        '--maxWorkers=2',
+        ...soloFiles.flatMap((file) => ['--exclude', `**/${file}`]),
+      ]),
+    );
+    await stage('browser, video alone', () =>
+      vitest('e2e-solo', ['--project', 'e2e', ...soloFiles.map((file) => `e2e/${file}`)]),
+    );
   }
 }
+
+hog?.kill();
 
 console.log('\nSummary');
 for (const row of rows) {
   console.log(`  ${row.ok ? 'ok  ' : 'FAIL'}  ${row.name}`);
 }
+const total = stages.reduce((sum, entry) => sum + entry.seconds, 0);
+console.log(`\nTime per stage${hog ? ' (with TEST_STRESS=1)' : ''}`);
+for (const entry of [...stages, { name: 'total', seconds: total }]) {
+  console.log(`  ${entry.name.padEnd(26)} ${entry.seconds.toFixed(0).padStart(5)} s`);
+}
+writeFileSync(
+  join(resultsDir, 'stages.json'),
+  `${JSON.stringify({ stress: hog !== null, stages }, null, 2)}\n`,
+);
 const closing = `${passed} passed, ${failed} failed`;
 writeFileSync(join(resultsDir, 'summary.txt'), `${closing}\n`);
 console.log(closing);
