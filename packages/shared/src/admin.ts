@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { personNameSchema, phoneSchema, userSchema } from './auth.js';
+import { displayText } from './display-text.js';
 import { clinicSettingsSchema, type ClinicSettings } from './clinic-settings.js';
 import {
   appointmentStatuses,
@@ -72,11 +73,14 @@ export const roleKeySchema = z
   .trim()
   .regex(/^[a-z][a-z0-9_-]{1,47}$/, { message: 'validation.roleKey' });
 
-export const roleNameSchema = z
-  .string()
-  .trim()
-  .min(2, { message: 'validation.nameTooShort' })
-  .max(80, { message: 'validation.nameTooLong' });
+/** A role's or a specialty's name in one language. */
+export const roleNameSchema = displayText(
+  z
+    .string()
+    .trim()
+    .min(2, { message: 'validation.nameTooShort' })
+    .max(80, { message: 'validation.nameTooLong' }),
+);
 
 export const localizedNameSchema = z.object({ es: roleNameSchema, en: roleNameSchema });
 export type LocalizedName = z.infer<typeof localizedNameSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { languageSchema, roleSummarySchema, timeZoneSchema } from './common.js';
+import { displayText } from './display-text.js';
 import { passwordMaxLength } from './password-policy.js';
 
 /**
@@ -21,11 +22,14 @@ export const passwordSchema = z
   .min(1, { message: 'validation.required' })
   .max(passwordMaxLength, { message: 'validation.passwordTooLong' });
 
-export const personNameSchema = z
-  .string()
-  .trim()
-  .min(2, { message: 'validation.nameTooShort' })
-  .max(120, { message: 'validation.nameTooLong' });
+/** A person's name (registration, profile, administrators' edits, invitations, the chart). */
+export const personNameSchema = displayText(
+  z
+    .string()
+    .trim()
+    .min(2, { message: 'validation.nameTooShort' })
+    .max(120, { message: 'validation.nameTooLong' }),
+);
 export const phoneSchema = z
   .string()
   .trim()

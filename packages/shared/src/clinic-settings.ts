@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.js';
 import { languageSchema, timeZoneSchema } from './common.js';
 
 /**
@@ -51,11 +52,13 @@ const minutes = (max: number) =>
 
 export const clinicSettingsSchema = z.object({
   clinic: z.object({
-    name: z
-      .string()
-      .trim()
-      .min(2, { message: 'validation.nameTooShort' })
-      .max(120, { message: 'validation.nameTooLong' }),
+    name: displayText(
+      z
+        .string()
+        .trim()
+        .min(2, { message: 'validation.nameTooShort' })
+        .max(120, { message: 'validation.nameTooLong' }),
+    ),
     /** Read only here; changed through `PUT /settings/logo` and `DELETE /settings/logo`. */
     logoUrl: z.string().nullable(),
     timeZone: timeZoneSchema,

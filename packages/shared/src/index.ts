@@ -18,6 +18,7 @@ export * from './notifications.js';
 export * from './visit-timing.js';
 export * from './visits.js';
 export * from './web-routes.js';
+export * from './display-text.js';
 export * from './prescriptions.js';
 export * from './records.js';
 export * from './notes.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.js';
 
 /**
  * Contracts of the diagnosis catalogue and of prescriptions (issue 8). REST paths are under
@@ -48,12 +49,15 @@ export const prescriptionMaxItems = 10;
 export const prescriptionStatuses = ['active', 'cancelled'] as const;
 export type PrescriptionStatus = (typeof prescriptionStatuses)[number];
 
+/** A line of a prescription (medication, dose, route…): printed and read as a label. */
 const requiredText = (max: number) =>
-  z
-    .string({ message: 'validation.required' })
-    .trim()
-    .min(1, { message: 'validation.required' })
-    .max(max, { message: 'validation.tooLong' });
+  displayText(
+    z
+      .string({ message: 'validation.required' })
+      .trim()
+      .min(1, { message: 'validation.required' })
+      .max(max, { message: 'validation.tooLong' }),
+  );
 
 const optionalText = (max: number) =>
   z

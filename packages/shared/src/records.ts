@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.js';
 import { dateOfBirthSchema, personNameSchema, phoneSchema } from './auth.js';
 import { calendarDateSchema, listQuerySchema, pageOf } from './common.js';
 import { chartDocumentSchema } from './documents.js';
@@ -20,12 +21,22 @@ const optionalText = (max: number) =>
     .nullable()
     .optional();
 
+/** A name or label in the chart (a substance, a condition, a medication): read by every clinician. */
 const requiredText = (max: number) =>
-  z
-    .string({ message: 'validation.required' })
-    .trim()
-    .min(1, { message: 'validation.required' })
-    .max(max, { message: 'validation.tooLong' });
+  displayText(
+    z
+      .string({ message: 'validation.required' })
+      .trim()
+      .min(1, { message: 'validation.required' })
+      .max(max, { message: 'validation.tooLong' }),
+  );
+
+/** An optional name or label (the emergency contact's name and relation). */
+const optionalLabel = (max: number) =>
+  displayText(z.string().trim().max(max, { message: 'validation.tooLong' }))
+    .transform((value) => (value === '' ? null : value))
+    .nullable()
+    .optional();
 
 export const patientSexes = ['female', 'male', 'other', 'unknown'] as const;
 export const patientSexSchema = z.enum(patientSexes, { message: 'validation.invalid' });
@@ -204,9 +215,9 @@ export const updatePatientProfileRequestSchema = z
       .optional(),
     emergencyContact: z
       .object({
-        name: optionalText(120),
+        name: optionalLabel(120),
         phone: phoneSchema.nullable().optional(),
-        relation: optionalText(60),
+        relation: optionalLabel(60),
       })
       .optional(),
   })

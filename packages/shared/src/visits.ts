@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { displayText } from './display-text.js';
 import { appointmentStatuses, languageSchema } from './common.js';
 
 /**
@@ -238,11 +239,13 @@ export const visitFileFieldName = 'file';
 // ---------------------------------------------------------------- guests
 
 export const createGuestInviteRequestSchema = z.object({
-  name: z
-    .string({ message: 'validation.required' })
-    .trim()
-    .min(2, { message: 'validation.nameTooShort' })
-    .max(80, { message: 'validation.nameTooLong' }),
+  name: displayText(
+    z
+      .string({ message: 'validation.required' })
+      .trim()
+      .min(2, { message: 'validation.nameTooShort' })
+      .max(80, { message: 'validation.nameTooLong' }),
+  ),
   role: z.enum(['interpreter', 'companion'], { message: 'validation.role' }),
   language: languageSchema,
   /** Link lifetime; default 24 h, at most 7 days, never past the visit's grace period. */

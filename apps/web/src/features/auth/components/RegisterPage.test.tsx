@@ -100,6 +100,19 @@ describe('registration against a real HTTP server', { timeout: 30_000 }, () => {
     expect(api.requestsTo('POST /api/v1/auth/register')).toHaveLength(0);
   });
 
+  it("refuses a name with an invisible text-direction control before sending, in the person's language", async () => {
+    renderPage();
+    const user = await fillValidForm();
+    await user.type(screen.getByTestId('register-name'), '\u202Ezeré');
+    await user.click(screen.getByTestId('register-submit'));
+    expect(
+      await screen.findByText(
+        'Quite los caracteres invisibles de dirección del texto: pueden hacer que un nombre se lea distinto de lo que es.',
+      ),
+    ).toBeTruthy();
+    expect(api.requestsTo('POST /api/v1/auth/register')).toHaveLength(0);
+  });
+
   it('sends the request of the contract and then says to check the email', async () => {
     api.routes['POST /api/v1/auth/register'] = (_request, response) => {
       response.writeHead(202, { 'Content-Type': 'application/json' }).end('{"status":"verification_sent"}');
