@@ -1,4 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config/config.js';
+import { mailDeliveryWarning } from './config/startup-warnings.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { demoAccounts, demoPassword } from './db/seed.js';
 import { startServer, type RunningServer } from './server.js';
@@ -31,6 +32,11 @@ async function main(): Promise<void> {
   }
   if (config.databaseUrl === null) {
     console.log(`Embedded database in ${config.dataDir}`);
+  }
+  const mailWarning = mailDeliveryWarning(config);
+  if (mailWarning !== null) {
+    console.error(mailWarning);
+    server.app.log.warn({ smtp: 'not configured' }, 'SMTP_URL is not set: emails are not delivered');
   }
   if (server.hasDemoData) {
     console.log(`Demo accounts (password ${demoPassword}, as created on the first start):`);
