@@ -30,6 +30,7 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { clientConfigRoutes } from './modules/client-config/client-config.routes.js';
 import type { AppServices } from './modules/context.js';
 import { createMailer } from './modules/email/mailer.js';
+import { createBackgroundTasks } from './lib/background-tasks.js';
 import { createFileStorage } from './modules/files/file-storage.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
@@ -143,11 +144,13 @@ export async function buildApp({
   };
   let realtimeServer: RealtimeServer | null = null;
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, now, logger: app.log });
+  const background = createBackgroundTasks(app.log);
   const services: AppServices = {
     db,
     config,
     now,
     mailer,
+    background,
     passwords: createPasswordHasher(config.passwordHashing),
     secrets: createSecretBox(await resolveSecretKeyMaterial(config.mfaEncryptionKey, config.dataDir)),
     sockets: {
@@ -219,6 +222,8 @@ export async function buildApp({
     if (drainTimer !== null) {
       clearInterval(drainTimer);
     }
+    // Work started by the last requests may still store emails: finish it before the mailer stops.
+    await background.idle();
     await mailer.close();
     await redis?.quit().catch(() => undefined);
   });

@@ -1,6 +1,7 @@
 import type { Notification, Permission } from '@telemedicina/shared';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
+import type { BackgroundTasks } from '../lib/background-tasks.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { AuditEventInput } from './audit/audit.service.js';
@@ -37,6 +38,8 @@ export interface AppServices {
   config: Config;
   now: () => Date;
   mailer: Mailer;
+  /** Work started by a request that its answer does not wait for (see lib/background-tasks). */
+  background: BackgroundTasks;
   passwords: PasswordHasher;
   secrets: SecretBox;
   sockets: SessionSockets;

@@ -136,12 +136,13 @@ export function sessionTokenFrom(response: LightMyRequestResponse): string | nul
   return parseSetCookie(response.headers['set-cookie']).get('tm_session')?.value ?? null;
 }
 
-/** The newest outbox message to an address (optionally of one template). */
+/** The newest outbox message to an address (optionally of one template), once background work is done. */
 export async function latestEmail(
   app: App,
   to: string,
   template?: string,
 ): Promise<typeof emailOutbox.$inferSelect | null> {
+  await app.services.background.idle();
   const rows = await app.services.db.db
     .select()
     .from(emailOutbox)
@@ -159,6 +160,7 @@ export async function deliveredToken(context: TestContext, to: string, path: str
   if (context.mail === null) {
     throw new Error('deliveredToken needs a test context created with { smtp: true }');
   }
+  await context.app.services.background.idle();
   await context.app.services.mailer.idle();
   return context.mail.tokenFor(to, path);
 }
@@ -186,6 +188,7 @@ export function send(
 
 /** Audit events of one action (newest last), straight from the table. */
 export async function auditEventsOf(app: App, action: string): Promise<(typeof auditEvents.$inferSelect)[]> {
+  await app.services.background.idle();
   return app.services.db.db
     .select()
     .from(auditEvents)

@@ -185,7 +185,7 @@ export const authRoutes: FastifyPluginCallbackZod<RouteOptions> = (app, { servic
       },
     },
     async (request, reply) => {
-      await requestPasswordReset(contextFor(services, request), request.body.email);
+      requestPasswordReset(contextFor(services, request), request.body.email);
       return reply.status(202).send({ status: 'accepted' });
     },
   );

@@ -353,8 +353,18 @@ export async function logout(ctx: ServiceContext): Promise<void> {
   await ctx.audit({ action: 'auth.logout', targetType: 'user', targetId: ctx.actor.userId });
 }
 
-/** Emails a reset link when the email has an account that may sign in; the answer never says. */
-export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
+/**
+ * Asks for a reset link to be emailed when the email has an account that may
+ * sign in. The answer never says which, not even by its timing: the look-up,
+ * the token and the email all happen after the answer has gone out, so a
+ * registered and an unknown address cost the same to answer (issue 21).
+ */
+export function requestPasswordReset(ctx: ServiceContext, email: string): void {
+  ctx.background.run('password reset', () => sendPasswordReset(ctx, email));
+}
+
+/** Emails a reset link when the email has an account that may sign in (audited either way). */
+async function sendPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
   const user = await findUserByEmail(ctx.db.db, email);
   if (user === null || user.status === 'disabled') {
     await ctx.audit({

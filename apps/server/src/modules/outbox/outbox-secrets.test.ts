@@ -25,6 +25,7 @@ function tokensIn(body: string): string[] {
 
 /** What an administrator can read about the newest email to `to`: the list row and the message. */
 async function readOutbox(context: TestContext, admin: SignedInClient, to: string, template: string) {
+  await context.app.services.background.idle();
   await context.app.services.mailer.idle();
   const list = await send(context.app, 'GET', `/api/v1/outbox?q=${encodeURIComponent(to)}`, {
     session: admin.token,
