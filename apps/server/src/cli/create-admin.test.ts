@@ -48,6 +48,10 @@ describe('createAdmin', () => {
     [{ email: 'not-an-email', name: 'Nombre Válido', password: testPassword }, /not an email/],
     [{ email: 'x@example.test', name: 'A', password: testPassword }, /name/],
     [
+      { email: 'x@example.test', name: 'Ana \u202EzeréP', password: testPassword },
+      /invisible text-direction characters/,
+    ],
+    [
       { email: 'x@example.test', name: 'Nombre Válido', password: 'short' },
       /too weak: use at least 10 characters/,
     ],

@@ -50,7 +50,11 @@ export async function createAdmin(
   }
   const name = personNameSchema.safeParse(input.name);
   if (!name.success) {
-    throw new CreateAdminError('The name must have between 2 and 120 characters.');
+    throw new CreateAdminError(
+      name.error.issues.some((issue) => issue.message === 'validation.bidiControls')
+        ? 'The name must not hold invisible text-direction characters (U+202E and the like).'
+        : 'The name must have between 2 and 120 characters.',
+    );
   }
   const language = (input.language ?? 'es') as Language;
   if (!supportedLanguages.includes(language)) {
