@@ -248,7 +248,7 @@ function tryConnect(
     transports: ['websocket'],
     reconnection: false,
     forceNew: true,
-    timeout: 5_000,
+    timeout: 20_000,
     extraHeaders: { origin: testAppOrigin, ...(cookie === null ? {} : { cookie }) },
   });
   return new Promise((resolve) => {

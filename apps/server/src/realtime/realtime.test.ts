@@ -48,7 +48,7 @@ function open(
     transports: options.transports ?? ['polling', 'websocket'],
     reconnection: false,
     forceNew: true,
-    timeout: 5_000,
+    timeout: 20_000,
     extraHeaders: {
       origin: options.origin ?? testAppOrigin,
       ...(sessionToken === null ? {} : { cookie: `tm_session=${sessionToken}` }),

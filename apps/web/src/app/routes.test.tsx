@@ -69,7 +69,7 @@ describe('routes', () => {
 
   it('loads the authentication area on demand at the empty path and its other addresses', async () => {
     const router = renderAt(['/register']);
-    expect(await screen.findByTestId('auth-layout', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByTestId('auth-layout', {}, { timeout: 20_000 })).toBeTruthy();
     expect(await screen.findByTestId('register-page')).toBeTruthy();
     for (const [path, testId] of [
       ['/forgot-password', 'forgot-password-page'],
@@ -84,7 +84,7 @@ describe('routes', () => {
 
   it('loads the admin area on demand for a signed-in user, with the showcase and a 404 for unknown sections', async () => {
     const router = renderAt(['/admin']);
-    expect(await screen.findByTestId('admin-dashboard', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(await screen.findByTestId('admin-dashboard', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByTestId('global-search')).toBeTruthy();
     await act(() => router.navigate('/admin/nothing-here'));
     expect((await screen.findByTestId('error-page-title')).textContent).toBe('Sitio no encontrado');

@@ -1,9 +1,10 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// Screens that load lazy chunks and talk to a real local server can take more than a second on a
-// busy machine; waiting up to five keeps such tests from failing for the machine's sake.
-configure({ asyncUtilTimeout: 5_000 });
+// Screens that load lazy chunks and talk to a real local server can take several seconds on a busy
+// machine (seen: 5 s under a CPU hog). A wait returns as soon as its element is there, so a long
+// limit costs nothing when the test passes and keeps it from failing for the machine's sake.
+configure({ asyncUtilTimeout: 20_000 });
 
 // jsdom lacks a few browser APIs Mantine relies on.
 if (!window.matchMedia) {

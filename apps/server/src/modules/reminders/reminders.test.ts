@@ -194,7 +194,7 @@ describe('appointment reminders', () => {
           expect(sent).toHaveLength(1);
           expect(sent[0]?.subject).toMatch(/en una hora/);
         },
-        { timeout: 5_000, interval: 100 },
+        { timeout: 20_000, interval: 100 },
       );
     } finally {
       await restarted.close();
