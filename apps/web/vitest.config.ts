@@ -13,5 +13,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./src/test/setup.ts'],
+    // A screen test renders, loads lazy chunks and may talk to a local server: 5 s (vitest's
+    // default) is near what one takes on a busy two-core machine; its waits allow 20 s.
+    testTimeout: 30_000,
   },
 });
