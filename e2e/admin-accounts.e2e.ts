@@ -1,17 +1,21 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
+import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
 
 let server: RunningServer;
+let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let adminApi: ApiSession;
 const password = 'Telemedicina2026!';
 
 beforeAll(async () => {
-  server = await startServer();
+  // The invitation link reaches the invitee by email (the outbox hides its secret).
+  mail = await startSmtpCatcher();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
   browser = await launchBrowser();
   adminApi = new ApiSession(server.baseUrl);
   // The web client's first read hands out the XSRF cookie (health checks do not).
@@ -22,6 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await mail?.close();
 });
 
 async function openPage(locale = 'es-ES', viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
@@ -95,8 +100,7 @@ describe('accounts administration in the browser', () => {
     await admin.getByTestId('message-dialog-ok').click();
 
     // The invitee accepts in another browser and lands in the workspace.
-    const message = await readLatestEmail(adminApi, email, 'invitation', invitedAt - 1000);
-    const link = linkIn(message.text, '/accept-invitation');
+    const link = await mail.waitForLink(email, '/accept-invitation', { after: invitedAt - 1000 });
     const invitee = await openPage();
     await invitee.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await invitee.getByTestId('accept-invitation-password').fill('Gestionar la clínica 2026');

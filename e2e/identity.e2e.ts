@@ -1,18 +1,22 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
+import { ApiSession, readLatestEmail } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { totp } from './support/totp.js';
 
 let server: RunningServer;
+let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let admin: ApiSession;
 const password = 'Telemedicina2026!';
 
 beforeAll(async () => {
   // Short idle timeouts so the idle-logout journey takes a minute, not half an hour.
-  server = await startServer({ env: { SESSION_IDLE_MINUTES_PATIENT: '1' } });
+  // Links reach the person by email (the outbox hides their secrets): a mail server on loopback.
+  mail = await startSmtpCatcher();
+  server = await startServer({ env: { SESSION_IDLE_MINUTES_PATIENT: '1', SMTP_URL: mail.url } });
   browser = await launchBrowser();
   admin = new ApiSession(server.baseUrl);
   await admin.signIn('admin@example.com');
@@ -21,6 +25,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await mail?.close();
 });
 
 async function openPage(locale = 'es-ES', viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
@@ -60,7 +65,7 @@ describe('identity journeys in the browser', () => {
     expect(email1.subject.length).toBeGreaterThan(0);
     // The account's language is Spanish: the email is in Spanish.
     expect(email1.text.toLowerCase()).toMatch(/correo|verifi|confirm/);
-    const link = linkIn(email1.text, '/verify-email');
+    const link = await mail.waitForLink(email, '/verify-email', { after: started - 1000 });
     await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await page.getByTestId('verify-email-success').waitFor();
     await page.getByTestId('verify-email-signin').click();
@@ -80,8 +85,9 @@ describe('identity journeys in the browser', () => {
     await page.getByTestId('forgot-password-email').fill('paciente2@example.com');
     await page.getByTestId('forgot-password-submit').click();
     await page.getByTestId('forgot-password-sent').waitFor();
-    const message = await readLatestEmail(admin, 'paciente2@example.com', undefined, started - 1000);
-    const link = linkIn(message.text, '/reset-password');
+    const link = await mail.waitForLink('paciente2@example.com', '/reset-password', {
+      after: started - 1000,
+    });
     await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await page.getByTestId('reset-password-password').fill('Nueva clave segura 2027');
     await screenshot(page, 'identity-reset-es-desktop');

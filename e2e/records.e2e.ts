@@ -1,12 +1,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, linkIn, readLatestEmail } from './support/api.js';
+import { ApiSession } from './support/api.js';
 import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
 import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
+let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let patientId: string;
 const outsiderEmail = 'medico3@example.com';
@@ -26,8 +28,9 @@ async function inviteOutsiderDoctor(): Promise<void> {
     language: 'es',
   });
   expect(invited.status).toBeLessThan(300);
-  const email = await readLatestEmail(admin, outsiderEmail, 'invitation');
-  const token = new URL(linkIn(email.text, '/accept-invitation')).searchParams.get('token');
+  const token = new URL(await mail.waitForLink(outsiderEmail, '/accept-invitation')).searchParams.get(
+    'token',
+  );
   const accepted = await new ApiSession(server.baseUrl).request('POST', '/auth/invitations/accept', {
     token,
     password: 'Telemedicina2026!',
@@ -37,7 +40,9 @@ async function inviteOutsiderDoctor(): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
+  // The invitation link reaches the invitee by email (the outbox hides its secret).
+  mail = await startSmtpCatcher();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
   browser = await launchBrowser();
   const patient = new ApiSession(server.baseUrl);
   await patient.signIn('paciente1@example.com');
@@ -48,6 +53,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
+  await mail?.close();
 });
 
 async function openContext(lang: Lang, viewport: Viewport): Promise<BrowserContext> {

@@ -90,14 +90,3 @@ export async function readLatestEmail(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
-/** The first link in an email's text that points at `path` on the app. */
-export function linkIn(text: string, path: string): string {
-  const match = new RegExp(`https?://[^\\s"'<>]+${path.replace(/[/?]/g, '\\$&')}\\?token=[\\w.~-]+`).exec(
-    text,
-  );
-  if (!match) {
-    throw new Error(`No ${path} link in:\n${text}`);
-  }
-  return match[0];
-}

@@ -8,6 +8,8 @@ export interface CaughtMessage {
   raw: string;
   /** The raw message with quoted-printable soft breaks and escapes undone, to search links in. */
   decoded: string;
+  /** When it arrived (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** A minimal SMTP server on loopback that keeps every message it is given (tests only). */
@@ -15,13 +17,18 @@ export interface SmtpCatcher {
   /** `smtp://127.0.0.1:<port>`, for `SMTP_URL`. */
   url: string;
   messages: CaughtMessage[];
-  /** The newest message to `to` whose decoded body contains `needle`, or null. */
-  latest(to: string, needle?: string): CaughtMessage | null;
+  /** The newest message to `to` (arrived at `after` or later) whose decoded body contains `needle`, or null. */
+  latest(to: string, needle?: string, after?: number): CaughtMessage | null;
   /**
    * The `token` of the newest link to `path` (e.g. `/reset-password`) delivered to `to`;
    * throws when none was delivered.
    */
   tokenFor(to: string, path: string): string;
+  /**
+   * Waits (up to `timeoutMs`) for a link to `path` delivered to `to` at `after` or later and
+   * answers it whole (`https://…/path?token=…`), for tests of a server running as its own process.
+   */
+  waitForLink(to: string, path: string, options?: { after?: number; timeoutMs?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -65,7 +72,7 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
           if (line === '.') {
             inData = false;
             const raw = data.join('\r\n');
-            messages.push({ from, to, raw, decoded: decodeQuotedPrintable(raw) });
+            messages.push({ from, to, raw, decoded: decodeQuotedPrintable(raw), receivedAt: Date.now() });
             data = [];
             from = '';
             to = [];
@@ -108,10 +115,11 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
 
-  const latest = (recipient: string, needle?: string): CaughtMessage | null => {
+  const latest = (recipient: string, needle?: string, after = 0): CaughtMessage | null => {
     for (let index = messages.length - 1; index >= 0; index -= 1) {
       const message = messages[index]!;
       if (
+        message.receivedAt >= after &&
         message.to.some((address) => address.toLowerCase() === recipient.toLowerCase()) &&
         (needle === undefined || message.decoded.includes(needle))
       ) {
@@ -134,6 +142,21 @@ export async function startSmtpCatcher(): Promise<SmtpCatcher> {
         throw new Error(`no ${path} link was delivered to ${recipient}`);
       }
       return token;
+    },
+    waitForLink: async (recipient, path, options = {}) => {
+      const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+      const pattern = new RegExp(`https?://[^\\s"'<>]+${escapeRegExp(path)}\\?token=[A-Za-z0-9_-]+`);
+      for (;;) {
+        const message = latest(recipient, `${path}?token=`, options.after);
+        const link = message === null ? undefined : pattern.exec(message.decoded)?.[0];
+        if (link !== undefined) {
+          return link;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`no ${path} link was delivered to ${recipient}`);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
     },
     close: async () => {
       for (const socket of sockets) {
