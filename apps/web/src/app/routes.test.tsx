@@ -82,7 +82,24 @@ describe('routes', () => {
     }
   });
 
-  it('loads the admin area on demand for a signed-in user, with the showcase and a 404 for unknown sections', async () => {
+  it('registers the component showcase in development only (a production build leaves it out)', async () => {
+    const adminChildren = (list: typeof routes) =>
+      (list[0]?.children?.find((route) => route.path === 'admin')?.children?.[0]?.children ?? []).map(
+        (route) => route.path,
+      );
+    expect(adminChildren(routes)).toContain('components');
+    vi.stubEnv('DEV', false);
+    vi.resetModules();
+    try {
+      const production = (await import('./routes')).routes;
+      expect(adminChildren(production)).toContain('profile');
+      expect(adminChildren(production)).not.toContain('components');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('loads the admin area on demand for a signed-in user, with a 404 for unknown sections', async () => {
     const router = renderAt(['/admin']);
     expect(await screen.findByTestId('admin-dashboard', {}, { timeout: 20_000 })).toBeTruthy();
     expect(screen.getByTestId('global-search')).toBeTruthy();

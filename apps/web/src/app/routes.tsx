@@ -66,12 +66,18 @@ export const routes: RouteObject[] = [
                   return { Component: route.HomeRoute };
                 },
               },
-              {
-                path: 'components',
-                lazy: async () => ({
-                  Component: (await import('../features/admin/showcase')).ComponentsShowcasePage,
-                }),
-              },
+              // The component showcase is a developer's page: registered only in development, so the
+              // production build leaves it out (Vite replaces `import.meta.env.DEV` with false there).
+              ...(import.meta.env.DEV
+                ? [
+                    {
+                      path: 'components',
+                      lazy: async () => ({
+                        Component: (await import('../features/admin/showcase')).ComponentsShowcasePage,
+                      }),
+                    },
+                  ]
+                : []),
               {
                 path: 'profile',
                 lazy: async () => ({ Component: (await profile()).ProfileLayout }),

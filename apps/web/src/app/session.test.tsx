@@ -57,7 +57,6 @@ describe('the session on the client, against a real HTTP server', { timeout: 30_
       'admin-nav-audit',
       'admin-nav-outbox',
       'admin-nav-profile',
-      'admin-nav-components',
     ]);
     expect(screen.getByTestId('user-menu-button').getAttribute('aria-label')).toBe('Menú de Ana Pérez');
     expect(screen.getByTestId('user-avatar').textContent).toBe('AP');

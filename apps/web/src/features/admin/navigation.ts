@@ -2,7 +2,6 @@ import {
   IconCalendarEvent,
   IconCalendarWeek,
   IconClockHour4,
-  IconComponents,
   IconDoorEnter,
   IconFileText,
   IconFirstAidKit,
@@ -34,8 +33,7 @@ export interface NavigationItem {
     | 'audit'
     | 'outbox'
     | 'settings'
-    | 'profile'
-    | 'components';
+    | 'profile';
   to: string;
   icon: Icon;
   /** Shown only to users holding at least one of these; always shown (to anyone signed in) when absent. */
@@ -82,5 +80,4 @@ export const navigationItems: readonly NavigationItem[] = [
   { key: 'outbox', to: '/admin/outbox', icon: IconMail, anyOf: ['outbox.read'] },
   { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
   { key: 'profile', to: '/admin/profile', icon: IconUserCircle },
-  { key: 'components', to: '/admin/components', icon: IconComponents },
 ];

@@ -28,7 +28,7 @@ export interface HomeLink {
 
 const keys: ReadonlySet<string> = new Set(homeLinkKeys);
 
-/** Whether a navigation item is one the home page offers as a shortcut (not itself, not the showcase). */
+/** Whether a navigation item is one the home page offers as a shortcut (not itself). */
 export function isHomeLink<T extends { key: string; to: string; icon: Icon }>(item: T): item is T & HomeLink {
   return keys.has(item.key);
 }

@@ -22,14 +22,13 @@ const navigationKeys = () =>
 describe('AdminLayout', () => {
   it('shows navigation items by permission', () => {
     renderShell();
-    expect(navigationKeys()).toEqual(['admin-nav-dashboard', 'admin-nav-profile', 'admin-nav-components']);
+    expect(navigationKeys()).toEqual(['admin-nav-dashboard', 'admin-nav-profile']);
     void act(() => uiState.getState().setPermissions(['users.manage', 'audit.read']));
     expect(navigationKeys()).toEqual([
       'admin-nav-dashboard',
       'admin-nav-users',
       'admin-nav-audit',
       'admin-nav-profile',
-      'admin-nav-components',
     ]);
     void act(() => uiState.getState().setPermissions(['roles.manage', 'specialties.manage']));
     expect(navigationKeys()).toEqual([
@@ -37,7 +36,6 @@ describe('AdminLayout', () => {
       'admin-nav-roles',
       'admin-nav-specialties',
       'admin-nav-profile',
-      'admin-nav-components',
     ]);
     void act(() => uiState.getState().setPermissions(['users.read', 'outbox.read', 'settings.manage']));
     expect(navigationKeys()).toEqual([
@@ -46,8 +44,15 @@ describe('AdminLayout', () => {
       'admin-nav-outbox',
       'admin-nav-settings',
       'admin-nav-profile',
-      'admin-nav-components',
     ]);
+  });
+
+  it('offers no developer showcase and no developer note in the menu, whatever the permissions', () => {
+    renderShell();
+    void act(() => uiState.getState().setPermissions(['users.manage', 'audit.read', 'settings.manage']));
+    const navigation = screen.getByRole('navigation');
+    expect(screen.queryByTestId('admin-nav-components')).toBeNull();
+    expect(navigation.textContent).not.toMatch(/Componentes|Las secciones aparecen/);
   });
 
   it('binds the header search box to the shared search text', async () => {

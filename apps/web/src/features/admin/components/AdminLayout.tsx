@@ -138,16 +138,13 @@ export function AdminLayout({
             })}
           </div>
         </AppShell.Section>
-        <AppShell.Section p="md" className={classes.navFooter}>
-          {isWide ? null : (
+        {isWide ? null : (
+          <AppShell.Section p="md" className={classes.navFooter}>
             <div className={classes.navLanguage}>
               <LanguageSwitcher />
             </div>
-          )}
-          <Text size="xs" c="gray.7">
-            {t('admin.nav.footer')}
-          </Text>
-        </AppShell.Section>
+          </AppShell.Section>
+        )}
       </AppShell.Navbar>
 
       <AppShell.Main className={classes.main}>
