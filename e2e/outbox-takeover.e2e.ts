@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
+import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signInPage } from './support/visits.js';
 
 /**
  * Issue 21, finding 1, against the built server started as in production
@@ -20,8 +22,11 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await browser?.close();
   await server?.stop();
 });
+
+let browser: BrowserHandle | undefined;
 
 interface OutboxItem {
   id: string;
@@ -136,5 +141,31 @@ describe('the outbox is no way into someone else’s account (built server, no S
     expect(await signInStatus(email, takeoverPassword)).toBe(401);
     // What was sent to whom is still there, without the secret.
     expect(seen).toContain('accept-invitation?token=[hidden]');
+  });
+
+  it('the viewer says the link is hidden and offers nothing to follow', async () => {
+    const list = await admin.request<{ data: OutboxItem[] }>(
+      'GET',
+      `/outbox?q=${encodeURIComponent('paciente1@example.com')}&pageSize=50`,
+    );
+    const reset = list.body.data.find((item) => item.template === 'reset-password')!;
+    browser = await launchBrowser();
+    for (const viewport of ['desktop', 'phone'] as const) {
+      const page = await (await newContext(browser.browser, { viewport })).newPage();
+      await signInPage(page, server.baseUrl, 'admin@example.com');
+      await page.goto(`${server.baseUrl}/admin/outbox?message=${reset.id}`);
+      const notice = page.getByTestId('outbox-hidden-links');
+      await notice.waitFor({ timeout: 15_000 });
+      expect(await notice.textContent()).toContain('Por seguridad, el enlace personal');
+      expect(await page.getByTestId('outbox-message-to').textContent()).toBe('paciente1@example.com');
+      await screenshot(page, `outbox-hidden-link-es-${viewport}`);
+      await page.getByTestId('outbox-message-tab-text').click();
+      const hidden = page.getByTestId('outbox-message-hidden-link');
+      await hidden.waitFor();
+      expect(await hidden.textContent()).toMatch(/\/reset-password · enlace oculto$/);
+      expect(await page.locator('[data-testid="outbox-message"] a[href*="token="]').count()).toBe(0);
+      await screenshot(page, `outbox-hidden-link-text-es-${viewport}`);
+      await page.context().close();
+    }
   });
 });
