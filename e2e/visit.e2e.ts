@@ -192,6 +192,17 @@ describe('video visit in the browser', () => {
     await host.getByTestId('visit-end-dialog-confirm').click();
     await host.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
     await patient.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
+    // Each reads the end from where they sat: the doctor about the patient, with the note to finish.
+    expect(await host.getByTestId('visit-ended-body').textContent()).toMatch(
+      /^The visit with .+ has ended\. Complete the visit note\.$/,
+    );
+    expect(await host.getByTestId('visit-ended-note').getAttribute('href')).toBe(
+      `/admin/appointments/${appointmentId}/note`,
+    );
+    expect(await patient.getByTestId('visit-ended-body').textContent()).toMatch(
+      /^Gracias\. Su consulta con .+ ha finalizado\.$/,
+    );
+    expect(await patient.getByTestId('visit-ended-note').count()).toBe(0);
     await expect
       .poll(async () => countOf(await chatTexts(patient), 'Sí, todo bien'), { timeout: 15_000 })
       .toBe(1);

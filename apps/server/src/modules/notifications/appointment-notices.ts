@@ -174,10 +174,16 @@ async function tellBoth(
     await storeNotifications(
       ctx,
       db,
-      [people.patient.id, people.doctor.id].map((userId) => ({
-        userId,
+      // `recipient` says whom each copy is for, so the screen can address its reader ("you cancelled").
+      (['patient', 'doctor'] as const).map((recipient) => ({
+        userId: people[recipient].id,
         kind,
-        data: { appointmentId: appointment.id, startsAt: appointment.startsAt.toISOString(), ...data },
+        data: {
+          appointmentId: appointment.id,
+          startsAt: appointment.startsAt.toISOString(),
+          recipient,
+          ...data,
+        },
         createdAt: now,
       })),
     ),

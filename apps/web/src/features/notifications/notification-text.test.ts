@@ -59,6 +59,29 @@ describe('notification wording per kind', () => {
     );
   });
 
+  it('tells the reader who cancelled that they did; the other side reads who it was', () => {
+    const patientCancelled = { appointmentId, startsAt, by: 'patient' };
+    expect(word('appointment.cancelled', { ...patientCancelled, recipient: 'patient' }).body).toMatch(
+      /^Usted canceló la cita del 27 mar 2026, 9:00\.$/,
+    );
+    expect(word('appointment.cancelled', { ...patientCancelled, recipient: 'patient' }, 'en').body).toMatch(
+      /^You cancelled the appointment on Mar 27, 2026/,
+    );
+    expect(word('appointment.cancelled', { ...patientCancelled, recipient: 'doctor' }).body).toMatch(
+      /^El paciente canceló la cita del 27 mar 2026, 9:00\.$/,
+    );
+    const doctorCancelled = { appointmentId, startsAt, by: 'doctor' };
+    expect(word('appointment.cancelled', { ...doctorCancelled, recipient: 'doctor' }).body).toMatch(
+      /^Usted canceló/,
+    );
+    expect(word('appointment.cancelled', { ...doctorCancelled, recipient: 'patient' }).body).toMatch(
+      /^El médico canceló/,
+    );
+    expect(
+      word('appointment.cancelled', { appointmentId, startsAt, by: 'staff', recipient: 'patient' }).body,
+    ).toMatch(/^La clínica canceló/);
+  });
+
   it('words the 24 h and 1 h reminders', () => {
     expect(word('appointment.reminder', { appointmentId, startsAt, reminder: '24h' }).body).toMatch(
       /^Su cita es mañana: 27 mar 2026, 9:00\.$/,

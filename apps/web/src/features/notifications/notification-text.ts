@@ -76,12 +76,16 @@ export function describeNotification(
     }
     case 'cancelled': {
       const by = oneOf(cancellers, text(data, 'by'));
+      // The reader who cancelled is told it was them, not about themselves in the third person.
+      const isReaderTheCanceller = by !== null && by !== 'staff' && text(data, 'recipient') === by;
       return {
         title: t('notifications.kinds.cancelled.title'),
         body:
           by === null
             ? t('notifications.kinds.cancelled.body', { time })
-            : t(`notifications.kinds.cancelled.by.${by}`, { time }),
+            : isReaderTheCanceller
+              ? t('notifications.kinds.cancelled.byYou', { time })
+              : t(`notifications.kinds.cancelled.by.${by}`, { time }),
         link: appointmentLink,
       };
     }

@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Paper.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import { Button, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Button, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import type { VisitState } from '@telemedicina/shared';
 import { useQuery } from '@tanstack/react-query';
@@ -35,6 +35,15 @@ export function VisitEnded({
     ? mergeMessages(chat.messages.length > 0 ? chat : emptyChatLog, history.data.data)
     : chat;
   const isEnded = state.phase === 'ended';
+  // Each person reads about the visit from where they sat: the doctor about the patient (and the
+  // note still to finish), the patient about their doctor, a guest about the two of them.
+  const role = state.self.role;
+  const endedBody =
+    role === 'doctor'
+      ? t('visit.ended.bodyDoctor', { patient: state.patient.name })
+      : role === 'patient'
+        ? t('visit.ended.body', { doctor: state.doctor.name })
+        : t('visit.ended.bodyOther', { patient: state.patient.name, doctor: state.doctor.name });
   const times: [string, string | null][] = [
     [t('visit.ended.checkedIn'), state.checkedInAt],
     [t('visit.ended.admitted'), state.admittedAt],
@@ -51,8 +60,8 @@ export function VisitEnded({
           <Title order={2} size="h3">
             {isEnded ? t('visit.ended.title') : t('visit.ended.closedTitle')}
           </Title>
-          <Text size="sm" c="gray.7">
-            {isEnded ? t('visit.ended.body', { doctor: state.doctor.name }) : t('visit.ended.closedBody')}
+          <Text size="sm" c="gray.7" data-testid="visit-ended-body">
+            {isEnded ? endedBody : t('visit.ended.closedBody')}
           </Text>
           {isEnded ? (
             <dl style={{ margin: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', gap: '4px 16px' }}>
@@ -71,9 +80,20 @@ export function VisitEnded({
             </dl>
           ) : null}
           {showLinks ? (
-            <Button component={Link} to={`/admin/appointments/${state.appointmentId}`} variant="default">
-              {t('visit.ended.backToAppointment')}
-            </Button>
+            <Group gap="sm">
+              {isEnded && role === 'doctor' ? (
+                <Button
+                  component={Link}
+                  to={`/admin/appointments/${state.appointmentId}/note`}
+                  data-testid="visit-ended-note"
+                >
+                  {t('visit.ended.completeNote')}
+                </Button>
+              ) : null}
+              <Button component={Link} to={`/admin/appointments/${state.appointmentId}`} variant="default">
+                {t('visit.ended.backToAppointment')}
+              </Button>
+            </Group>
           ) : null}
         </Stack>
       </Paper>
