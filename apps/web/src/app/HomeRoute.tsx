@@ -60,6 +60,13 @@ export function HomeRoute() {
       ) : (
         <HomePage
           links={links}
+          audience={
+            hasAnyPermission(permissions, ['visits.host'])
+              ? 'doctor'
+              : hasAnyPermission(permissions, ['appointments.read.any', 'appointments.book.any'])
+                ? 'staff'
+                : 'patient'
+          }
           canBook={hasAnyPermission(permissions, ['appointments.book.self'])}
           showAppointments={hasAnyPermission(permissions, ['appointments.read.own', 'appointments.read.any'])}
         />

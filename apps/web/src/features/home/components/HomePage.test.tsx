@@ -144,6 +144,34 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     );
   });
 
+  it('words the home for the person reading it: booking for the patient, the day for the doctor and reception', async () => {
+    const description = () => screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent;
+    const shortcut = (key: string) => screen.getByTestId(`home-link-${key}`).textContent;
+
+    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read'], 'pat-1');
+    const patient = renderApp('/admin');
+    await screen.findByTestId('home-link-doctors', {}, slow);
+    expect(description()).toBe('Sus próximas citas y accesos directos a lo que puede hacer aquí.');
+    expect(shortcut('doctors')).toContain('Busque un médico y reserve una cita.');
+    patient.unmount();
+
+    signIn(['appointments.read.own', 'visits.host', 'doctors.read', 'records.read'], 'doc-1');
+    const doctor = renderApp('/admin');
+    await screen.findByTestId('home-link-doctors', {}, slow);
+    expect(description()).toBe('Su día de consultas: las próximas, la sala de espera y su agenda.');
+    expect(shortcut('doctors')).not.toContain('reserve una cita');
+    expect(shortcut('doctors')).toContain('Los médicos de la clínica y sus horarios.');
+    expect(shortcut('appointments')).toContain('Las citas con sus pacientes, próximas y pasadas.');
+    doctor.unmount();
+
+    signIn(['appointments.read.any', 'appointments.book.any', 'doctors.read'], 'staff-1');
+    renderApp('/admin', 'en');
+    await screen.findByTestId('home-link-doctors', {}, slow);
+    expect(description()).toBe("The clinic's appointments of the day, and booking for a patient.");
+    expect(shortcut('doctors')).toContain('Find a doctor and book an appointment for a patient.');
+    expect(shortcut('appointments')).toContain("The clinic's appointments, upcoming and past.");
+  });
+
   it('says so when the list cannot be read, and shows no list to a role without appointments', async () => {
     signIn(['appointments.read.any'], 'staff-1');
     api.routes['GET /api/v1/appointments'] = (_request, response) =>

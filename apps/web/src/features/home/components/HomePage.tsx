@@ -15,6 +15,14 @@ import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { useUpcomingAppointments } from '../api/upcoming-appointments';
 import type { HomeLink } from '../links';
+
+/** Whom the home page speaks to. */
+export type HomeAudience = 'patient' | 'doctor' | 'staff';
+
+/** The shortcuts worded per audience (`home.audience.<doctor|staff>.links.*`). */
+const audienceLinks = ['doctors', 'appointments', 'agenda'] as const;
+const isAudienceLink = (key: string): key is (typeof audienceLinks)[number] =>
+  (audienceLinks as readonly string[]).includes(key);
 import { canJoinNow, formatRelativeStart, pickUpcoming, upcomingLimit } from '../upcoming';
 import classes from './HomePage.module.css';
 
@@ -25,10 +33,13 @@ import classes from './HomePage.module.css';
  */
 export function HomePage({
   links,
+  audience = 'patient',
   canBook,
   showAppointments,
 }: {
   links: readonly HomeLink[];
+  /** Whom the page speaks to: a patient books for themselves, a doctor has their day, reception the clinic's. */
+  audience?: HomeAudience;
   /** The viewer may book for themselves (the empty list offers it). */
   canBook: boolean;
   /** The viewer may read appointments (their own or the clinic's). */
@@ -40,15 +51,28 @@ export function HomePage({
   // The shortcuts appear with the list, not before it: on a phone they sit under the list, and
   // the list growing from its placeholder would push them down (a layout shift).
   const isListSettled = !showAppointments || !appointments.isPending;
+  // A few shortcuts read differently for the doctor and for reception (the doctors' list is where a
+  // patient books; for the clinic it is where one books for a patient).
+  const shortcutText = (key: HomeLink['key']): string =>
+    audience !== 'patient' && isAudienceLink(key)
+      ? t(`home.audience.${audience}.links.${key}`)
+      : t(`home.links.${key}`);
   return (
     <div className={pageClasses.page} data-testid="admin-dashboard">
       <SectionHeader
         title={me ? t('home.greeting', { name: me.user.name }) : t('admin.dashboard.title')}
-        description={t('home.description')}
+        description={
+          audience === 'patient' ? t('home.description') : t(`home.audience.${audience}.description`)
+        }
       />
       <div className={classes.layout}>
         {showAppointments ? (
-          <UpcomingAppointments appointments={appointments} viewerId={me?.user.id ?? ''} canBook={canBook} />
+          <UpcomingAppointments
+            appointments={appointments}
+            viewerId={me?.user.id ?? ''}
+            canBook={canBook}
+            emptyText={audience === 'staff' ? t('home.audience.staff.empty') : t('home.upcoming.empty')}
+          />
         ) : null}
         {isListSettled && links.length > 0 ? (
           <nav aria-labelledby="home-shortcuts-title">
@@ -67,7 +91,7 @@ export function HomePage({
                         {t(`admin.nav.${link.key}`)}
                       </Text>
                       <Text component="span" size="sm" c="gray.7">
-                        {t(`home.links.${link.key}`)}
+                        {shortcutText(link.key)}
                       </Text>
                     </span>
                     <IconArrowRight size={18} className={classes.shortcutArrow} aria-hidden />
@@ -96,10 +120,12 @@ function UpcomingAppointments({
   appointments,
   viewerId,
   canBook,
+  emptyText,
 }: {
   appointments: ReturnType<typeof useUpcomingAppointments>;
   viewerId: string;
   canBook: boolean;
+  emptyText: string;
 }) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
@@ -133,7 +159,7 @@ function UpcomingAppointments({
         </Alert>
       ) : upcoming.length === 0 ? (
         <Stack gap="sm" align="flex-start" data-testid="home-upcoming-empty">
-          <Text c="gray.7">{t('home.upcoming.empty')}</Text>
+          <Text c="gray.7">{emptyText}</Text>
           {canBook ? (
             <Button component={Link} to="/admin/doctors" leftSection={<IconCalendarPlus size={18} />}>
               {t('home.upcoming.book')}
