@@ -240,6 +240,55 @@ describe('mailer', () => {
     }
   });
 
+  it('with SMTP, delivers the link secret and the clinical file; the outbox row keeps neither', async () => {
+    const mailer = createMailer({
+      db: context.db,
+      smtpUrl: `smtp://127.0.0.1:${catcher.port}`,
+      from: 'no-reply@clinic.test',
+      now: () => new Date(),
+      logger: context.app.log,
+    });
+    const secret = 'S3cr3t-Token_value-0123456789';
+    const pdf = Buffer.from('%PDF-1.7 plan: amoxicilina 500 mg; fecha de nacimiento 1990-04-12');
+    try {
+      const id = await mailer.send({
+        ...message,
+        subject: 'Resumen',
+        text: `Abra https://clinic.test/reset-password?token=${secret} ahora`,
+        html: `<a href="https://clinic.test/reset-password?token=${secret}">Abrir</a>`,
+        attachments: [
+          {
+            filename: 'resumen.pdf',
+            contentType: 'application/pdf',
+            content: pdf.toString('base64'),
+            encoding: 'base64',
+            isClinical: true,
+          },
+        ],
+      });
+      await mailer.idle();
+      const raw = catcher.messages.at(-1) ?? '';
+      // Quoted-printable text: undo soft breaks and escaped '=' to read the link.
+      expect(raw.replace(/=\n/g, '').replace(/=3D/g, '=')).toContain(`reset-password?token=${secret}`);
+      expect(raw.replace(/\s+/g, '')).toContain(pdf.toString('base64'));
+      const row = await rowOf(id);
+      expect(row?.status).toBe('sent');
+      expect(JSON.stringify(row)).not.toContain(secret);
+      expect(row?.text).toBe('Abra https://clinic.test/reset-password?token=[hidden] ahora');
+      expect(row?.attachments).toEqual([
+        {
+          filename: 'resumen.pdf',
+          contentType: 'application/pdf',
+          content: '',
+          size: pdf.length,
+          isClinical: true,
+        },
+      ]);
+    } finally {
+      await mailer.close();
+    }
+  });
+
   it('records failed with the error when the SMTP server cannot be reached', async () => {
     const closed = await startSmtpCatcher();
     const port = closed.port;
