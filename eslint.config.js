@@ -92,6 +92,44 @@ export default tseslint.config(
     },
   },
   {
+    // One clock: every date and time people read is formatted by src/lib/clock.ts in the viewer's
+    // account zone. Formatting anywhere else (the device's zone by default) brought back the
+    // "16:00 here, 23:00 there" bugs, so components may not do it themselves.
+    files: ['apps/web/src/{app,components,features}/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+          message:
+            "Format dates and times with src/lib/clock (useClock): the viewer's zone, not the device's.",
+        },
+        {
+          selector: "CallExpression[callee.object.name='Intl'][callee.property.name='DateTimeFormat']",
+          message:
+            "Format dates and times with src/lib/clock (useClock): the viewer's zone, not the device's.",
+        },
+        {
+          selector: "ImportSpecifier[imported.name='dateTimeFormat']",
+          message:
+            "Format dates and times with src/lib/clock (useClock): the viewer's zone, not the device's.",
+        },
+        {
+          selector:
+            'CallExpression[callee.property.name=/^(toLocaleString|toLocaleDateString|toLocaleTimeString|getHours|getMinutes|getDate|getDay|getMonth|getFullYear|getTimezoneOffset)$/]',
+          message:
+            "Dates and times go through src/lib/clock in the viewer's zone; these read the device's clock (numbers: lib/format).",
+        },
+        {
+          selector: "CallExpression[callee.name='dayjs']",
+          message:
+            "Format dates and times with src/lib/clock (useClock): the viewer's zone, not the device's.",
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**/*.ts', 'bench/**/*.ts', 'system/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -16,6 +16,7 @@ export * from './appointment.js';
 export * from './booking.js';
 export * from './notifications.js';
 export * from './visit-timing.js';
+export * from './time-zone-names.js';
 export * from './visits.js';
 export * from './web-routes.js';
 export * from './display-text.js';

@@ -1,4 +1,4 @@
-import { dateTimeFormat, numberFormat } from './intl-cache';
+import { numberFormat } from './intl-cache';
 
 /** Sizes count in 1024s, as the server's limits ("10 MB" = 10 × 1024 × 1024 bytes) and file managers do. */
 const kilobyte = 1024;
@@ -31,22 +31,8 @@ export function formatWaitDuration(seconds: number, language: string, unit?: 'mi
   return numberFormat(language, { style: 'unit', unit: chosen, unitDisplay: 'long' }).format(value);
 }
 
-/**
- * An instant as date and time in the reader's language and the given IANA zone (the user's saved
- * zone; the browser's when absent or unknown).
- */
-export function formatDateTime(iso: string, language: string, timeZone?: string | null): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) {
-    return iso;
-  }
-  const options: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' };
-  try {
-    return dateTimeFormat(language, { ...options, timeZone: timeZone ?? undefined }).format(date);
-  } catch {
-    return dateTimeFormat(language, options).format(date);
-  }
-}
+/** Dates and times: one path, in the viewer's zone (`lib/clock`). */
+export { formatDateTime } from './clock';
 
 const typeNames: Record<string, string> = {
   'application/pdf': 'PDF',

@@ -1,3 +1,5 @@
+import { formatTimeZoneName } from './clock';
+
 /** The browser's own IANA time zone (the registration default). */
 export function browserTimeZone(): string {
   try {
@@ -19,14 +21,19 @@ export function timeZoneOffset(zone: string, at: Date = new Date()): string {
   }
 }
 
-let cachedOptions: { value: string; label: string }[] | null = null;
+const cachedOptions = new Map<string, { value: string; label: string }[]>();
 
 /**
- * Every IANA zone the browser knows, as select options labelled "(GMT+01:00) Europe/Madrid",
- * plus `extra` zones (the current value) when the list lacks them. Built once per page.
+ * Every IANA zone the browser knows, as select options labelled in words in the reader's language
+ * ("(GMT-06:00) hora de Ciudad de México"), plus `extra` zones (the current value) when the list
+ * lacks them. Built once per page and language.
  */
-export function timeZoneOptions(extra: readonly string[] = []): { value: string; label: string }[] {
-  if (!cachedOptions) {
+export function timeZoneOptions(
+  extra: readonly string[] = [],
+  language = 'en',
+): { value: string; label: string }[] {
+  let options = cachedOptions.get(language);
+  if (!options) {
     let zones: string[];
     try {
       zones = Intl.supportedValuesOf('timeZone');
@@ -34,21 +41,23 @@ export function timeZoneOptions(extra: readonly string[] = []): { value: string;
       zones = [];
     }
     const now = new Date();
-    cachedOptions = zones.map((zone) => toOption(zone, now));
+    options = zones.map((zone) => toOption(zone, language, now));
+    cachedOptions.set(language, options);
   }
-  const missing = extra.filter((zone) => zone && !cachedOptions?.some((option) => option.value === zone));
+  const known = options;
+  const missing = extra.filter((zone) => zone && !known.some((option) => option.value === zone));
   return missing.length > 0
-    ? [...missing.map((zone) => toOption(zone, new Date())), ...cachedOptions]
-    : cachedOptions;
+    ? [...missing.map((zone) => toOption(zone, language, new Date())), ...known]
+    : known;
 }
 
-/** A zone's option label, "(GMT+01:00) Europe/Madrid" (the offset left out when unknown). */
-export function timeZoneLabel(zone: string, at: Date = new Date()): string {
+/** A zone's option label, "(GMT+01:00) hora de Madrid" (the offset left out when unknown); never its id. */
+export function timeZoneLabel(zone: string, language = 'en', at: Date = new Date()): string {
   const offset = timeZoneOffset(zone, at);
-  const name = zone.replaceAll('_', ' ');
+  const name = formatTimeZoneName(zone, language);
   return offset ? `(${offset}) ${name}` : name;
 }
 
-function toOption(zone: string, at: Date) {
-  return { value: zone, label: timeZoneLabel(zone, at) };
+function toOption(zone: string, language: string, at: Date) {
+  return { value: zone, label: timeZoneLabel(zone, language, at) };
 }

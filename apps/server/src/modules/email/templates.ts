@@ -1,4 +1,5 @@
 import type { Language } from '@telemedicina/shared';
+import { formatInstantWithZone } from '../../lib/clock.js';
 
 /** Every email the server sends, with the data each one needs. */
 export type EmailContent =
@@ -35,14 +36,12 @@ export interface AppointmentEmailData {
   link: string;
 }
 
-/** "viernes, 27 de marzo de 2026, 9:00 (Europe/Madrid)" in the recipient's language. */
+/**
+ * "viernes, 27 de marzo de 2026, 9:00 (hora de Madrid)" in the recipient's language and zone: the
+ * server's one clock (`lib/clock`), the zone in words, never its IANA id.
+ */
 export function formatVisitTime(date: Date, timeZone: string, language: Language): string {
-  const text = new Intl.DateTimeFormat(language === 'es' ? 'es-ES' : 'en-GB', {
-    dateStyle: 'full',
-    timeStyle: 'short',
-    timeZone,
-  }).format(date);
-  return `${text} (${timeZone})`;
+  return formatInstantWithZone(date, language, timeZone, 'fullDateTime');
 }
 
 export type EmailTemplate = EmailContent['template'];

@@ -62,6 +62,7 @@ import {
   listVitals,
   type LiveDocumentRow,
 } from './export.repository.js';
+import { formatInstantWithZone } from '../../lib/clock.js';
 
 /** The newest access-log entries an export carries (a very long log is cut, and says so). */
 export const exportAccessLogLimit = 20_000;
@@ -115,11 +116,7 @@ async function locateStoredFile(uploadsDir: string, row: LiveDocumentRow): Promi
 }
 
 function formatInstant(at: Date, language: Language, timeZone: string): string {
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : 'es-ES', {
-    dateStyle: 'long',
-    timeStyle: 'long',
-    timeZone,
-  }).format(at);
+  return formatInstantWithZone(at, language, timeZone, 'longDateTime');
 }
 
 /** `historia-clinica-<date>.zip` / `medical-record-<date>.zip`; an administrator's copy names the patient too. */
@@ -154,6 +151,7 @@ async function exportRecord(
   const language: Language = patientUser.language === 'en' ? 'en' : 'es';
   const requesterLanguage: Language = requester.language === 'en' ? 'en' : 'es';
   const patientId = patientUser.id;
+  const patientZone = patientUser.timeZone;
 
   const settings = await loadIdentitySettings(db, ctx.config);
   const profile = await findPatientProfile(db, patientId);
@@ -314,7 +312,7 @@ async function exportRecord(
         const bytes = await renderPrescriptionPdf(prescriptionRecord, {
           language,
           clinicName: settings.clinicName,
-          clinicTimeZone: settings.clinicTimeZone,
+          timeZone: patientZone,
           logo: drawableLogo,
           specialties: await findDoctorSpecialtyNames(db, prescriptionRecord.doctor.id, language),
           verificationUrl: prescriptions[index]!.verificationUrl,

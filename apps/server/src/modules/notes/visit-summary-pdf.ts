@@ -6,6 +6,8 @@ import {
   pdfColors,
   pdfMargin,
 } from '../prescriptions/prescription-pdf.js';
+import { formatCalendarDate, formatInstantWithZone } from '../../lib/clock.js';
+import { calendarDateIn } from '../settings/clinic-dates.js';
 import { htmlToBlocks } from './html-to-blocks.js';
 import type { NoteDiagnosisRow, PrescriptionItemLine, VitalsRow } from './notes.repository.js';
 
@@ -98,12 +100,7 @@ const { ink, muted, accent } = pdfColors;
 
 /** The file name of a summary in the patient's language, e.g. `resumen-consulta-2026-05-04.pdf`. */
 export function visitSummaryFileName(language: Language, visitStartsAt: Date, timeZone: string): string {
-  const day = new Intl.DateTimeFormat('en-CA', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-  }).format(visitStartsAt);
+  const day = calendarDateIn(visitStartsAt, timeZone);
   return `${language === 'es' ? 'resumen-consulta' : 'visit-summary'}-${day}.pdf`;
 }
 
@@ -115,7 +112,6 @@ export function visitSummaryFileName(language: Language, visitStartsAt: Date, ti
  */
 export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer> {
   const t = texts[input.language];
-  const locale = input.language === 'es' ? 'es-ES' : 'en-GB';
   const { document, done } = createPdfDocument({
     Title: t.title,
     Author: input.clinicName,
@@ -123,12 +119,8 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
   });
   const width = document.page.width - margin * 2;
   const zone = input.patient.timeZone;
-  const formatDateTime = (value: Date) =>
-    `${new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: zone }).format(value)} (${zone})`;
-  const formatBirthDate = (value: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(`${value}T00:00:00Z`),
-    );
+  const formatDateTime = (value: Date) => formatInstantWithZone(value, input.language, zone, 'longDateTime');
+  const formatBirthDate = (value: string) => formatCalendarDate(value, input.language);
   const ensureRoom = (height: number) => {
     if (document.y > document.page.height - margin - height) {
       document.addPage();

@@ -89,8 +89,14 @@ describe('appointment emails and calendar files', () => {
     ]);
     const [toPatient, toDoctor] = sent;
     expect(toPatient?.subject).toContain('Cita confirmada');
-    expect(toPatient?.text).toContain('2:00 (America/Mexico_City)');
+    // The time in the recipient's zone, the zone in words in their language, never its IANA id.
+    expect(toPatient?.text).toContain('viernes, 27 de marzo de 2026, 2:00 (hora de Ciudad de México)');
+    expect(toPatient?.html).toContain('2:00 (hora de Ciudad de México)');
     expect(toDoctor?.subject).toContain('Appointment confirmed');
+    expect(toDoctor?.text).toContain('Friday, March 27, 2026 at 9:00 AM (Madrid time)');
+    for (const message of sent) {
+      expect(`${message.subject}${message.text}${message.html}`).not.toContain('America/Mexico_City');
+    }
     const attachment = toPatient?.attachments?.[0];
     expect(attachment?.contentType).toContain('text/calendar');
     expect(unfold(attachment?.content ?? '')).toContain('DTSTART:20260327T080000Z');

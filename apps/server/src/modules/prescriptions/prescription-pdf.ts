@@ -1,12 +1,14 @@
 import PDFDocument from 'pdfkit';
 import type { Language } from '@telemedicina/shared';
+import { formatCalendarDate, formatInstantWithZone } from '../../lib/clock.js';
 import type { PrescriptionRecord } from './prescriptions.repository.js';
 
 /** What the PDF shows besides the prescription itself. */
 export interface PrescriptionPdfContext {
   language: Language;
   clinicName: string;
-  clinicTimeZone: string;
+  /** The patient's zone: the document is theirs, in their language, and says its times in it. */
+  timeZone: string;
   /** PNG or JPEG bytes of the clinic's logo, when it has one pdfkit can draw. */
   logo: Buffer | null;
   specialties: readonly string[];
@@ -80,7 +82,6 @@ export function renderPrescriptionPdf(
   context: PrescriptionPdfContext,
 ): Promise<Buffer> {
   const t = texts[context.language];
-  const locale = context.language === 'es' ? 'es-ES' : 'en-GB';
   const { prescription, items, patient, doctor } = record;
   const { document, done } = createPdfDocument({
     Title: `${t.title} ${prescription.verificationCode}`,
@@ -90,11 +91,8 @@ export function renderPrescriptionPdf(
 
   const width = document.page.width - margin * 2;
   const formatDate = (value: Date) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: context.clinicTimeZone }).format(value);
-  const formatBirthDate = (value: string) =>
-    new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
-      new Date(`${value}T00:00:00Z`),
-    );
+    formatInstantWithZone(value, context.language, context.timeZone, 'longDateTime');
+  const formatBirthDate = (value: string) => formatCalendarDate(value, context.language);
 
   drawClinicHeading(document, { logo: context.logo, clinicName: context.clinicName, title: t.title });
 

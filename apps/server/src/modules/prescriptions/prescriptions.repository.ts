@@ -16,7 +16,7 @@ export type PrescriptionItemRow = typeof prescriptionItems.$inferSelect;
 export interface PrescriptionRecord {
   prescription: PrescriptionRow;
   items: PrescriptionItemRow[];
-  patient: { id: string; name: string; dateOfBirth: string | null; language: string };
+  patient: { id: string; name: string; dateOfBirth: string | null; language: string; timeZone: string };
   doctor: { id: string; name: string; licenseNumber: string | null };
 }
 
@@ -46,6 +46,7 @@ async function loadPeople(
       name: users.name,
       dateOfBirth: users.dateOfBirth,
       language: users.language,
+      timeZone: users.timeZone,
       licenseNumber: doctorProfiles.licenseNumber,
     })
     .from(users)
@@ -62,6 +63,7 @@ async function loadPeople(
       name: patient.name,
       dateOfBirth: patient.dateOfBirth,
       language: patient.language,
+      timeZone: patient.timeZone,
     },
     doctor: { id: doctor.id, name: doctor.name, licenseNumber: doctor.licenseNumber },
   };

@@ -212,7 +212,7 @@ export async function renderPrescriptionDocument(
   const bytes = await renderPrescriptionPdf(record, {
     language,
     clinicName: settings.clinicName,
-    clinicTimeZone: settings.clinicTimeZone,
+    timeZone: record.patient.timeZone,
     logo:
       logo !== null && (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg')
         ? logo.bytes

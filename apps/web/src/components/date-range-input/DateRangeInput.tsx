@@ -44,5 +44,7 @@ function toDate(value: string | Date | null): string | null {
     return value.slice(0, 10);
   }
   const pad = (part: number) => String(part).padStart(2, '0');
+  // A day picked in the calendar (local midnight), not an instant: its local date is the date chosen.
+  // eslint-disable-next-line no-restricted-syntax
   return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
 }

@@ -17,14 +17,14 @@ const LazyTimeZoneSelectField = lazy(async () => ({
 }));
 
 /**
- * A searchable select of every IANA time zone, labelled "(GMT+01:00) Europe/Madrid"; the current
+ * A searchable select of every IANA time zone, labelled in words ("(GMT+01:00) hora de Madrid"); the current
  * value is kept in the list even when the browser does not know it. Label defaults to "Time zone".
  * The select itself is fetched when first shown (it is heavy and the sign-in page never needs it);
  * meanwhile a read-only field with the same label and value holds its place.
  */
 export const TimeZoneSelect = forwardRef<HTMLInputElement, TimeZoneSelectProps>(
   function TimeZoneSelect(props, ref) {
-    const { t } = useTranslation();
+    const { t, i18n } = useTranslation();
     const { value, label, description, error, required, withAsterisk, disabled, size, className, style } =
       props;
     return (
@@ -41,7 +41,7 @@ export const TimeZoneSelect = forwardRef<HTMLInputElement, TimeZoneSelectProps>(
             size={size}
             className={className}
             style={style}
-            value={value ? timeZoneLabel(value) : ''}
+            value={value ? timeZoneLabel(value, i18n.language) : ''}
             rightSection={<ComboboxChevron size={size} error={error} />}
             rightSectionPointerEvents="none"
             readOnly

@@ -12,8 +12,8 @@ import type { TimeZoneSelectProps } from './TimeZoneSelect';
  */
 export const TimeZoneSelectField = forwardRef<HTMLInputElement, TimeZoneSelectProps>(
   function TimeZoneSelectField({ value, onChange, label, ...props }, ref) {
-    const { t } = useTranslation();
-    const zones = useMemo(() => timeZoneOptions([value]), [value]);
+    const { t, i18n } = useTranslation();
+    const zones = useMemo(() => timeZoneOptions([value], i18n.language), [value, i18n.language]);
     return (
       <Select
         ref={ref}

@@ -15,6 +15,7 @@ import { CrashGuard } from './CrashGuard';
 import { editorCrashPolicy, shouldGiveUp } from './crash-policy';
 import classes from './RichTextEditor.module.css';
 import { TiptapEditor } from './TiptapEditor';
+import { useClock } from '../../lib/use-clock';
 
 export interface RichTextEditorProps {
   /** Starting HTML (already stored; it is not saved again unless changed). */
@@ -58,6 +59,7 @@ export default function RichTextEditor({
   showSaveStatus = true,
 }: RichTextEditorProps) {
   const { t } = useTranslation();
+  const clock = useClock();
   const latestContentRef = useRef(initialContent);
   const lastSavedRef = useRef(initialContent);
   const onSaveRef = useRef(onSave);
@@ -149,7 +151,9 @@ export default function RichTextEditor({
         {showSaveStatus ? (
           <Text size="xs" c="gray.7" data-testid="rich-text-editor-status" aria-live="polite">
             {savedAt
-              ? t('editor.savedAt', { time: savedAt.toLocaleTimeString() })
+              ? t('editor.savedAt', {
+                  time: clock.format(savedAt, { hour: 'numeric', minute: '2-digit', second: '2-digit' }),
+                })
               : t('editor.autosaveHint', { seconds: intervalMs / 1000 })}
           </Text>
         ) : null}

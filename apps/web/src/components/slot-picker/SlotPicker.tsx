@@ -10,6 +10,7 @@ import { useLanguage } from '../../lib/ui-state';
 import { useSlots } from './get-slots';
 import { dateInZone, formatDay, formatTime, weekDays, weekWindow, zonesDiffer } from './slot-time';
 import classes from './SlotPicker.module.css';
+import { formatTimeZoneName } from '../../lib/clock';
 
 export interface SlotPickerProps {
   doctorId: string;
@@ -54,12 +55,15 @@ export function SlotPicker({
     return groups;
   }, [days, slots.data, viewerTimeZone]);
   const isEmpty = [...byDay.values()].every((list) => list.length === 0);
+  // While another week loads, the previous week's answer is kept as a placeholder: its slots fall
+  // outside the days shown, so the week would read as "no free times" until the answer comes.
+  const isLoadingWeek = slots.isPending || slots.isPlaceholderData;
   const showsZone = zonesDiffer(viewerTimeZone, doctorTimeZone);
   const first = days[0] ?? today;
   const last = days.at(-1) ?? today;
 
   return (
-    <Stack gap="sm" data-testid="slot-picker">
+    <Stack gap="sm" data-testid="slot-picker" aria-busy={isLoadingWeek}>
       <div className={classes.toolbar}>
         <Group gap="xs" wrap="nowrap">
           <ActionIcon
@@ -93,8 +97,11 @@ export function SlotPicker({
           <IconClock size={16} aria-hidden />
           <Text size="xs" c="gray.7" data-testid="slot-picker-zone">
             {showsZone
-              ? t('appointments.slotPicker.zoneDiffers', { zone: viewerTimeZone, doctorZone: doctorTimeZone })
-              : t('appointments.slotPicker.zone', { zone: viewerTimeZone })}
+              ? t('appointments.slotPicker.zoneDiffers', {
+                  zone: formatTimeZoneName(viewerTimeZone, language),
+                  doctorZone: formatTimeZoneName(doctorTimeZone, language),
+                })
+              : t('appointments.slotPicker.zone', { zone: formatTimeZoneName(viewerTimeZone, language) })}
           </Text>
         </Group>
       </div>
@@ -103,7 +110,7 @@ export function SlotPicker({
           {errorText(slots.error)}
         </Alert>
       ) : null}
-      {!slots.isPending && !slots.isError && isEmpty ? (
+      {!isLoadingWeek && !slots.isError && isEmpty ? (
         <Alert color="gray" variant="light" data-testid="slot-picker-empty">
           {t('appointments.slotPicker.empty')}
         </Alert>

@@ -1,3 +1,5 @@
+import { dateInZone, formatCalendarDate } from '../../lib/clock';
+
 /** The ranges offered as one click; anything else is "custom". */
 export const presetRangeDays = [7, 30, 90] as const;
 export type PresetRangeDays = (typeof presetRangeDays)[number];
@@ -5,20 +7,9 @@ export type PresetRangeDays = (typeof presetRangeDays)[number];
 /** The server's longest range. */
 export const maxRangeDays = 366;
 
-/** Today's calendar date (`YYYY-MM-DD`) in an IANA zone (the browser's when it is unknown). */
+/** Today's calendar date (`YYYY-MM-DD`) in an IANA zone (UTC when it is unknown). */
 export function todayIn(timeZone: string | undefined, now: Date = new Date()): string {
-  const format = (zone: string | undefined) =>
-    new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-    }).format(now);
-  try {
-    return format(timeZone);
-  } catch {
-    return format(undefined);
-  }
+  return dateInZone(now, timeZone ?? 'UTC');
 }
 
 /** A calendar date moved by whole days (`2026-03-01` − 1 → `2026-02-28`). */
@@ -67,16 +58,11 @@ export function readRange(
 
 /** A `YYYY-MM-DD` date as a short day label in the reader's language ("3 mar" / "Mar 3"). */
 export function formatDay(date: string, language: string, withYear = false): string {
-  const value = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(value.getTime())) {
-    return date;
-  }
-  return new Intl.DateTimeFormat(language, {
+  return formatCalendarDate(date, language, {
     day: 'numeric',
     month: 'short',
     ...(withYear ? { year: 'numeric' } : {}),
-    timeZone: 'UTC',
-  }).format(value);
+  });
 }
 
 /** Seconds as `m:ss` (or `h:mm:ss` from an hour up). */

@@ -47,7 +47,7 @@ export function describeNotification(
   notification: Pick<Notification, 'kind' | 'data'>,
   t: TFunction,
   language: string,
-  timeZone: string | null | undefined,
+  timeZone: string,
 ): NotificationView {
   const { data } = notification;
   const at = (key: string): string | null => {

@@ -19,13 +19,7 @@ export function formatDetails(details: Record<string, unknown>): string {
  * One event in full: when (the viewer's zone and UTC), who, from where, on what, and the details
  * JSON. Open while the address has `event=<id>` of a row on the current page; closing removes it.
  */
-export function AuditEventDrawer({
-  event,
-  timeZone,
-}: {
-  event: AuditEvent | null;
-  timeZone: string | undefined;
-}) {
+export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null; timeZone: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
   const [searchParams, setSearchParams] = useSearchParams();

@@ -16,7 +16,6 @@ import { SectionForbidden } from '../../../components/section-page/SectionForbid
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useAuditEvents, type AuditFilters } from '../api/get-audit-events';
@@ -25,6 +24,7 @@ import classes from './Audit.module.css';
 import { AuditEventDrawer } from './AuditEventDrawer';
 import { AuditFiltersBar } from './AuditFiltersBar';
 import { outcomeColors } from './outcome-colors';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /**
  * `/admin/audit` (audit.read): who did what and when, newest first — filtered by actor, action,
@@ -52,7 +52,7 @@ export function AuditLogPage() {
 function AuditList() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const [searchParams] = useSearchParams();
   const params = useListParams({
     sorts: ['at'],

@@ -19,6 +19,7 @@ import { AppointmentsPerDayChart, NewPatientsChart, VisitsPerDoctorChart } from 
 import classes from './Dashboard.module.css';
 import { RangeControl } from './RangeControl';
 import { StatCards } from './StatCards';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /**
  * `/admin` for users with `dashboard.admin`: the clinic's activity over a chosen range (last 7,
@@ -48,7 +49,7 @@ function DashboardContent() {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
   const clinicZone = usePublicConfig().data?.clinic?.timeZone;
-  const userZone = useMe().data?.user.timeZone;
+  const userZone = useViewerTimeZone();
   const today = todayIn(clinicZone ?? userZone);
   const [searchParams, setSearchParams] = useSearchParams();
   const range = readRange(searchParams, today);

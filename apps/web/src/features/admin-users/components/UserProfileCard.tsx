@@ -7,18 +7,18 @@ import type { AdminUser } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { formatDate } from '../format-date';
 import { initialsOf, isLocked } from '../user-status';
 import { UserStatusBadge } from './UserStatusBadge';
 import classes from './Users.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /** Who the account is and its state: photo or initials, email, status, second factor, dates. */
 export function UserProfileCard({ user }: { user: AdminUser }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const canReadAudit = useHasAnyPermission(['audit.read']);
   const locked = isLocked(user);
   return (

@@ -10,7 +10,6 @@ import { SectionForbidden } from '../../../components/section-page/SectionForbid
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useRoleOptions } from '../api/get-role-options';
@@ -19,6 +18,7 @@ import { formatDate } from '../format-date';
 import { InviteUserModal } from './InviteUserModal';
 import { UserStatusBadge } from './UserStatusBadge';
 import classes from './Users.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 const statuses = adminUserStatusFilterSchema.options;
 
@@ -47,7 +47,7 @@ export function UsersPage() {
 function UsersList() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const canManage = useHasAnyPermission(['users.manage']);
   const [isInviteOpen, setIsInviteOpen] = useState(false);
   const params = useListParams({

@@ -37,9 +37,12 @@ import { useMediaMatch } from '../../../lib/use-media-match';
  */
 export function AdminLayout({
   headerActions,
+  notice,
   isPreview = false,
 }: {
   headerActions?: ReactNode;
+  /** A notice above every section (the app layer's time-zone notice), once the session is set up. */
+  notice?: ReactNode;
   /**
    * Drawn before the session is known (the pre-rendered page, app/prerender-home.tsx): without the
    * navigation's links, since which ones appear depends on the person's permissions — the live page
@@ -161,6 +164,7 @@ export function AdminLayout({
             {t('admin.mfaRequired.text')}
           </Alert>
         ) : null}
+        {me && !isEnrollmentRequired ? notice : null}
         <Outlet />
       </AppShell.Main>
       {me ? <IdleSessionWatcher session={me.session} /> : null}

@@ -10,11 +10,11 @@ import { useNavigate } from 'react-router';
 import { appointmentStatusColors } from '../../../lib/appointment-status';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { uiState, useLanguage, useSearchText } from '../../../lib/ui-state';
 import { minSearchLength, useGlobalSearch } from '../api/global-search';
 import classes from './GlobalSearch.module.css';
 import { useMediaMatch } from '../../../lib/use-media-match';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /** Wait after the last keystroke before asking the server. */
 export const searchDebounceMs = 300;
@@ -147,7 +147,7 @@ function SearchResults({
   const { t } = useTranslation();
   const language = useLanguage();
   const errorText = useApiErrorText();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
 
   if (error) {
     return (

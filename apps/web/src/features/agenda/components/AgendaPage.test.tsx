@@ -121,7 +121,7 @@ describe('agenda against a real HTTP server', { timeout: 60_000 }, () => {
     renderApp(`/admin/agenda?date=2026-11-25&doctorId=${doctorId}`);
     const block = await screen.findByTestId('agenda-block', {}, slow);
     expect(block.getAttribute('data-start')).toBe('10:00');
-    expect(screen.getByTestId('agenda-zone-differs').textContent).toContain('Europe/Madrid');
+    expect(screen.getByTestId('agenda-zone-differs').textContent).toContain('(hora de Madrid)');
   });
 
   it('asks staff to choose a doctor first', async () => {

@@ -39,6 +39,7 @@ import { AgendaGrid } from './AgendaGrid';
 import { AgendaList } from './AgendaList';
 import classes from './Agenda.module.css';
 import { formatRangeLabel } from './agenda-format';
+import { formatTimeZoneName } from '../../../lib/clock';
 
 /**
  * `/admin/agenda`: a doctor's appointments on a day or week time grid, in the DOCTOR's zone (labelled,
@@ -191,14 +192,14 @@ function Agenda() {
             <IconClock size={16} style={{ flex: 'none', marginTop: 2 }} />
             <Text size="sm" c="gray.7">
               {t('agenda.zone', {
-                zone: zone.replaceAll('_', ' '),
+                zone: formatTimeZoneName(zone, language),
                 offset: timeZoneOffset(zone),
               })}
               {zoneDiffers ? (
                 <>
                   {' '}
                   <span data-testid="agenda-zone-differs">
-                    {t('agenda.zoneDiffers', { zone: viewerZone.replaceAll('_', ' ') })}
+                    {t('agenda.zoneDiffers', { zone: formatTimeZoneName(viewerZone, language) })}
                   </span>
                 </>
               ) : null}

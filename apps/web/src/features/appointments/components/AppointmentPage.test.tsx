@@ -79,8 +79,8 @@ describe('appointment page against a real HTTP server', { timeout: 60_000 }, () 
     api.routes['POST /api/v1/appointments/a-1/cancel'] = (_request, response) =>
       sendJson(response, 200, { ...appointment, status: 'cancelled', cancellationReason: 'Baja médica' });
     renderApp('/admin/appointments/a-1');
-    expect((await screen.findByTestId('appointment-doctor-time', {}, slow)).textContent).toContain(
-      'Europe/Madrid',
+    expect((await screen.findByTestId('appointment-doctor-time', {}, slow)).textContent).toBe(
+      'Hora en su zona horaria (hora de Bogotá). Para el médico: lunes, 4 de marzo de 2030, 10:00 (hora de Madrid).',
     );
     await user.click(screen.getByTestId('appointment-cancel'));
     const dialog = await screen.findByTestId('cancel-dialog', {}, slow);

@@ -30,6 +30,7 @@ import { AppointmentReason } from './AppointmentReason';
 import classes from './Appointments.module.css';
 import { CancelAppointmentModal } from './CancelAppointmentModal';
 import { RescheduleModal } from './RescheduleModal';
+import { formatTimeZoneName } from '../../../lib/clock';
 
 export interface AppointmentPageProps {
   /** What other features add under the appointment (the clinical note, the patient's vitals), composed in `app/`. */
@@ -111,9 +112,9 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
           {zonesDiffer(viewerZone, doctorZone, new Date(item.startsAt)) ? (
             <Text size="sm" c="gray.7" data-testid="appointment-doctor-time">
               {t('appointments.zones', {
-                zone: viewerZone,
+                zone: formatTimeZoneName(viewerZone, language),
                 time: formatLongDateTime(item.startsAt, language, doctorZone),
-                doctorZone,
+                doctorZone: formatTimeZoneName(doctorZone, language),
               })}
             </Text>
           ) : null}

@@ -33,6 +33,8 @@ import { useFieldErrorText } from '../../../lib/form-errors';
 import { addCalendarDays, formatWallTime, zonedInstant } from '../../../lib/zoned-time';
 import { useCreateAvailabilityException } from '../api/create-availability-exception';
 import { timeChoices } from '../weekly-hours';
+import { formatTimeZoneName } from '../../../lib/clock';
+import { useLanguage } from '../../../lib/ui-state';
 
 export interface ExceptionDraft {
   kind: AvailabilityExceptionKind;
@@ -95,6 +97,7 @@ export interface AddExceptionModalProps {
 /** Adds time off or extra hours: kind, dates, all day or a time range (doctor's zone), reason. */
 export function AddExceptionModal({ opened, doctorId, timeZone, onClose }: AddExceptionModalProps) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const errorText = useApiErrorText();
   const fieldErrorText = useFieldErrorText();
   const create = useCreateAvailabilityException(doctorId);
@@ -217,7 +220,7 @@ export function AddExceptionModal({ opened, doctorId, timeZone, onClose }: AddEx
           </Text>
         ) : null}
         <Text size="xs" c="gray.7">
-          {t('schedule.exceptions.zone', { zone: timeZone.replaceAll('_', ' ') })}
+          {t('schedule.exceptions.zone', { zone: formatTimeZoneName(timeZone, language) })}
         </Text>
         <TextInput
           label={t('schedule.exceptions.reason')}

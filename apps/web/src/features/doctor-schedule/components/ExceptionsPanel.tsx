@@ -16,6 +16,7 @@ import { useAvailabilityExceptions } from '../api/get-availability-exceptions';
 import { useDeleteAvailabilityException } from '../api/delete-availability-exception';
 import { AddExceptionModal } from './AddExceptionModal';
 import classes from './Schedule.module.css';
+import { formatInstantRange, formatTimeZoneName } from '../../../lib/clock';
 
 /** "lun 23 nov 2026, 9:00 – 13:00" in the doctor's zone (the day written once when it is the same). */
 export function formatExceptionRange(
@@ -24,7 +25,6 @@ export function formatExceptionRange(
   timeZone: string,
 ): string {
   const options: Intl.DateTimeFormatOptions = {
-    timeZone,
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -33,10 +33,7 @@ export function formatExceptionRange(
     minute: '2-digit',
   };
   try {
-    return new Intl.DateTimeFormat(language, options).formatRange(
-      new Date(exception.startsAt),
-      new Date(exception.endsAt),
-    );
+    return formatInstantRange(exception.startsAt, exception.endsAt, language, timeZone, options);
   } catch {
     return `${exception.startsAt} – ${exception.endsAt}`;
   }
@@ -73,7 +70,7 @@ export function ExceptionsPanel({ doctorId, timeZone }: { doctorId: string; time
     <Stack gap="md" data-testid="schedule-exceptions">
       <Group justify="space-between" gap="sm">
         <Text size="sm" c="gray.7" style={{ flex: '1 1 320px' }}>
-          {t('schedule.exceptions.intro', { zone: timeZone.replaceAll('_', ' ') })}
+          {t('schedule.exceptions.intro', { zone: formatTimeZoneName(timeZone, language) })}
         </Text>
         <Button
           leftSection={<IconPlus size={16} />}

@@ -69,7 +69,7 @@ describe('weekly hours editor against a real HTTP server', { timeout: 60_000 }, 
     };
     renderApp('/admin/schedule');
     await screen.findByTestId('schedule-hours', {}, slow);
-    expect(screen.getByTestId('schedule-zone').textContent).toContain('America/Mexico City');
+    expect(screen.getByTestId('schedule-zone').textContent).toContain('hora de Ciudad de México');
     const days = screen.getAllByTestId('schedule-day');
     expect(within(days[0]!).getAllByTestId('schedule-range')).toHaveLength(1);
 

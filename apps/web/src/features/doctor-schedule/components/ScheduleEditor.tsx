@@ -10,12 +10,13 @@ import pageClasses from '../../../components/section-page/SectionPage.module.css
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
 import { timeZoneOffset } from '../../../lib/time-zones';
-import { useHasAnyPermission } from '../../../lib/ui-state';
+import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useDoctorProfile } from '../api/get-doctor-profile';
 import { ExceptionsPanel } from './ExceptionsPanel';
 import { ProfilePanel } from './ProfilePanel';
 import classes from './Schedule.module.css';
 import { WeeklyHoursPanel } from './WeeklyHoursPanel';
+import { formatTimeZoneName } from '../../../lib/clock';
 
 const tabKeys = ['hours', 'exceptions', 'profile'] as const;
 type TabKey = (typeof tabKeys)[number];
@@ -42,6 +43,7 @@ export interface ScheduleEditorProps {
  */
 export function ScheduleEditor({ doctorId, isOwn }: ScheduleEditorProps) {
   const { t } = useTranslation();
+  const language = useLanguage();
   const errorText = useApiErrorText();
   const [searchParams, setSearchParams] = useSearchParams();
   const canManageAny = useHasAnyPermission(['availability.manage.any']);
@@ -115,7 +117,10 @@ export function ScheduleEditor({ doctorId, isOwn }: ScheduleEditorProps) {
           {doctor ? (
             <Group gap="md">
               <Text size="xs" c="gray.7">
-                {t('schedule.zoneShort', { zone: zone.replaceAll('_', ' '), offset: timeZoneOffset(zone) })}
+                {t('schedule.zoneShort', {
+                  zone: formatTimeZoneName(zone, language),
+                  offset: timeZoneOffset(zone),
+                })}
               </Text>
               {isOwn ? (
                 <Anchor component={Link} to="/admin/profile/photo" className={classes.photoLink}>

@@ -33,12 +33,11 @@ import {
   type Weekday,
 } from '../weekly-hours';
 import classes from './Schedule.module.css';
+import { formatCalendarDate, formatTimeZoneName } from '../../../lib/clock';
 
 /** A weekday's name in the reader's language ("lunes", "Monday"); 2024-01-01 was a Monday. */
 function weekdayName(day: Weekday, language: string): string {
-  return new Intl.DateTimeFormat(language, { weekday: 'long', timeZone: 'UTC' }).format(
-    new Date(Date.UTC(2024, 0, day)),
-  );
+  return formatCalendarDate(`2024-01-${String(day).padStart(2, '0')}`, language, { weekday: 'long' });
 }
 
 /** The weekly hours tab: loads the rules, then edits them as a whole. */
@@ -185,14 +184,17 @@ function WeeklyHoursEditor({ doctorId, saved }: { doctorId: string; saved: Avail
         <IconWorld size={18} style={{ flex: 'none' }} />
         <Text size="sm">
           {t('schedule.hours.zone', {
-            zone: saved.timeZone.replaceAll('_', ' '),
+            zone: formatTimeZoneName(saved.timeZone, language),
             offset: timeZoneOffset(saved.timeZone),
           })}
         </Text>
       </div>
       {otherZones.length > 0 ? (
         <Alert color="yellow" variant="light">
-          {t('schedule.hours.otherZones', { zones: otherZones.join(', '), zone: saved.timeZone })}
+          {t('schedule.hours.otherZones', {
+            zones: otherZones.map((zone) => formatTimeZoneName(zone, language)).join(', '),
+            zone: formatTimeZoneName(saved.timeZone, language),
+          })}
         </Alert>
       ) : null}
       {isEmpty ? (

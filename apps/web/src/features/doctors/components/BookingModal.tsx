@@ -18,6 +18,7 @@ import { useApiErrorText } from '../../../lib/error-text';
 import { applyServerFieldErrors, useFieldErrorText } from '../../../lib/form-errors';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useBookAppointment, usePatientOptions } from '../api/doctors';
+import { formatTimeZoneName } from '../../../lib/clock';
 
 const bookingFormSchema = z.object({ reason: appointmentReasonSchema, patientId: z.string() });
 type BookingForm = z.infer<typeof bookingFormSchema>;
@@ -95,6 +96,9 @@ function BookingForm({
   });
   const { errors } = form.formState;
   const reason = useWatch({ control: form.control, name: 'reason' });
+  const patientId = useWatch({ control: form.control, name: 'patientId' });
+  // Staff booking for a patient write down what the patient says; a patient tells it themselves.
+  const isForPatient = choosesPatient && (!canBookSelf || patientId !== '');
 
   const showsDoctorZone = zonesDiffer(viewerTimeZone, doctor.timeZone, new Date(startsAt));
 
@@ -145,12 +149,12 @@ function BookingForm({
           {showsDoctorZone ? (
             <>
               <Text size="xs" c="gray.7" data-testid="booking-viewer-zone">
-                {t('doctors.booking.yourZone', { zone: viewerTimeZone })}
+                {t('doctors.booking.yourZone', { zone: formatTimeZoneName(viewerTimeZone, language) })}
               </Text>
               <Text size="sm" data-testid="booking-doctor-time">
                 {t('doctors.booking.doctorTime', {
                   time: formatLongDateTime(startsAt, language, doctor.timeZone),
-                  zone: doctor.timeZone,
+                  zone: formatTimeZoneName(doctor.timeZone, language),
                 })}
               </Text>
             </>
@@ -188,8 +192,12 @@ function BookingForm({
           />
         ) : null}
         <Textarea
-          label={t('doctors.booking.reason')}
-          description={t('doctors.booking.reasonHint', { count: reason.length })}
+          label={isForPatient ? t('doctors.booking.reasonForPatient') : t('doctors.booking.reason')}
+          description={
+            isForPatient
+              ? t('doctors.booking.reasonForPatientHint', { count: reason.length })
+              : t('doctors.booking.reasonHint', { count: reason.length })
+          }
           required
           rows={4}
           maxLength={500}

@@ -103,7 +103,7 @@ describe('doctor page and booking against a real HTTP server', { timeout: 60_000
     const slots = await screen.findAllByTestId('slot-picker-slot', {}, slow);
     expect(slots.map((slot) => slot.textContent)).toEqual(['9:00', '9:00']);
     expect(screen.getByTestId('slot-picker-zone').textContent).toBe(
-      'Horas en su zona horaria (America/Bogota); el médico atiende en Europe/Madrid',
+      'Horas en su zona horaria (hora de Bogotá); el médico atiende en hora de Madrid',
     );
     const firstFrom = slotRequests[0]!.searchParams.get('from')!;
     expect(slotRequests[0]!.searchParams.get('tz')).toBe('America/Bogota');
@@ -156,11 +156,12 @@ describe('doctor page and booking against a real HTTP server', { timeout: 60_000
     );
     const form = await screen.findByTestId('booking-form', {}, slow);
     expect(within(form).getByTestId('booking-viewer-zone').textContent).toBe(
-      'En su zona horaria (America/Bogota)',
+      'En su zona horaria (hora de Bogotá)',
     );
-    expect(within(form).getByTestId('booking-doctor-time').textContent).toMatch(/15:00 \(Europe\/Madrid\)$/);
+    expect(within(form).getByTestId('booking-doctor-time').textContent).toMatch(/15:00 \(hora de Madrid\)$/);
     // Staff-only patient choice is hidden from a patient.
     expect(within(form).queryByTestId('booking-patient')).toBeNull();
+    expect(form.textContent).toContain('Cuéntenos brevemente qué le ocurre (0/500 caracteres).');
 
     await user.click(within(form).getByTestId('booking-confirm'));
     expect(
@@ -182,7 +183,7 @@ describe('doctor page and booking against a real HTTP server', { timeout: 60_000
 
     await user.click(alternatives[0]!);
     expect(within(form).queryByTestId('booking-error')).toBeNull();
-    expect(within(form).getByTestId('booking-doctor-time').textContent).toMatch(/16:00 \(Europe\/Madrid\)$/);
+    expect(within(form).getByTestId('booking-doctor-time').textContent).toMatch(/16:00 \(hora de Madrid\)$/);
     await user.click(within(form).getByTestId('booking-confirm'));
     await waitFor(() => expect(currentPath(router)).toBe('/admin/appointments/a-1'), slow);
     expect((bodyOf(api.requestsTo('POST /api/v1/appointments')[1]!) as { startsAt: string }).startsAt).toBe(
@@ -200,6 +201,10 @@ describe('doctor page and booking against a real HTTP server', { timeout: 60_000
     await user.click(slot!);
     const form = await screen.findByTestId('booking-form', {}, slow);
     expect(within(form).getByTestId('booking-patient')).toBeTruthy();
+    // The reason is asked of the person booking: staff write down what the patient says.
+    expect(form.textContent).toContain('Motivo de la consulta (lo que indica el paciente)');
+    expect(form.textContent).toContain('Anote brevemente lo que el paciente cuenta (0/500 caracteres).');
+    expect(form.textContent).not.toContain('Cuéntenos');
     await waitFor(() =>
       expect(new URL(api.requestsTo('GET /api/v1/users')[0]!.url, 'http://x').searchParams.get('role')).toBe(
         'patient',

@@ -24,6 +24,7 @@ import { useDirectory, useSpecialtyOptions } from '../api/doctors';
 import { languageName } from '../language-names';
 import { DoctorAvatar } from './DoctorAvatar';
 import classes from './Doctors.module.css';
+import { formatTimeZoneName } from '../../../lib/clock';
 
 /** A slot's day in the viewer's zone ("lun, 23 nov"). */
 function formatSlotDay(startsAt: string, language: string, timeZone: string): string {
@@ -149,7 +150,7 @@ function DoctorsDirectory() {
             </div>
             {zonesDiffer(viewerZone, doctor.timeZone) ? (
               <Text size="xs" c="gray.7" data-testid="doctor-slot-zone">
-                {t('doctors.timesIn', { zone: viewerZone })}
+                {t('doctors.timesIn', { zone: formatTimeZoneName(viewerZone, language) })}
               </Text>
             ) : null}
           </Stack>

@@ -5,17 +5,17 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { useChartNotes } from '../api/chart-notes';
 import { diagnosisName } from './DiagnosisPicker';
 import classes from './Notes.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /** The chart's "Notes" section: each visit's note (date, doctor, status, diagnoses), linking to it. */
 export function ChartNotesSection({ patientId }: { patientId: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const notes = useChartNotes(patientId);
   return (

@@ -24,6 +24,7 @@ import { useNoteSaveQueue } from '../hooks/use-note-save-queue';
 import { htmlToPlainText, isBlankHtml, soapTemplateHtml } from '../soap-template';
 import { DiagnosisPicker } from './DiagnosisPicker';
 import classes from './Notes.module.css';
+import { useClock } from '../../../lib/use-clock';
 
 type Sections = Record<NoteSection, string>;
 type Keys = Record<NoteSection, number>;
@@ -423,11 +424,10 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
 
 function SaveStatus({ state }: { state: SaveQueueState }) {
   const { t } = useTranslation();
-  const time = state.savedAt?.toLocaleTimeString([], {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
+  const clock = useClock();
+  const time = state.savedAt
+    ? clock.format(state.savedAt, { hour: 'numeric', minute: '2-digit', second: '2-digit' })
+    : undefined;
   const view: { color: string; icon: React.ReactNode; text: string } = (() => {
     switch (state.status) {
       case 'saving':

@@ -6,13 +6,13 @@ import type { VisitNote } from '@telemedicina/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { summaryPdfUrl } from '../api/summary';
 import { AddendumEditor } from './AddendumEditor';
 import { DiagnosisList } from './DiagnosisPicker';
 import { NoteSectionsView, SafeHtml } from './NoteSectionsView';
 import classes from './Notes.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 export interface SignedNoteViewProps {
   note: VisitNote;
@@ -29,7 +29,7 @@ export interface SignedNoteViewProps {
 export function SignedNoteView({ note, onAmended, isCompact = false }: SignedNoteViewProps) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const [isAdding, setIsAdding] = useState(false);
   const when = (iso: string) => formatDateTime(iso, language, timeZone);
   const isSigned = note.status === 'signed';

@@ -17,6 +17,7 @@ import { applyServerFieldErrors, useFieldErrorText } from '../../../lib/form-err
 import { useLanguage } from '../../../lib/ui-state';
 import { useReportVitals } from '../api/vitals';
 import classes from './Notes.module.css';
+import { numberFormat } from '../../../lib/intl-cache';
 
 type VitalsFormValues = Record<VitalName, number | ''>;
 
@@ -110,8 +111,8 @@ export function VitalsForm({ appointmentId, initial, onSaved }: VitalsFormProps)
                   <NumberInput
                     label={t(`notes.vitals.fields.${name}`)}
                     description={t('notes.vitals.range', {
-                      min: range.min.toLocaleString(language),
-                      max: range.max.toLocaleString(language),
+                      min: numberFormat(language).format(range.min),
+                      max: numberFormat(language).format(range.max),
                       unit: t(`notes.vitals.units.${name}`),
                     })}
                     rightSection={

@@ -2,9 +2,9 @@ import { Text } from '@mantine/core';
 import { vitalNames, type VitalName, type Vitals } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import classes from './Notes.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /** A measurement in the reader's language ("36,8" / "36.8"). */
 export function formatVital(value: number, language: string): string {
@@ -23,7 +23,7 @@ const shownVitals: readonly (VitalName | 'bloodPressure')[] = [
 export function VitalsView({ vitals }: { vitals: Vitals | null }) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   if (!vitals) {
     return (
       <Text size="sm" c="gray.7" data-testid="note-vitals-none">

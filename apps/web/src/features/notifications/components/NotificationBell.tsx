@@ -14,7 +14,6 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useRealtimeEvent } from '../../../lib/realtime';
-import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { addNotificationToCache, useNotifications } from '../api/get-notifications';
 import { useReadAllNotifications } from '../api/read-all-notifications';
@@ -23,6 +22,7 @@ import { describeNotification } from '../notification-text';
 import classes from './NotificationBell.module.css';
 import { usePrefetchWhenIdle } from '../../../lib/use-prefetch-when-idle';
 import { useMediaMatch } from '../../../lib/use-media-match';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 const loadNotificationList = () => import('./NotificationList');
 const LazyNotificationList = lazy(async () => ({ default: (await loadNotificationList()).NotificationList }));
@@ -40,7 +40,7 @@ export function NotificationBell() {
   const language = useLanguage();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const isPhone = useMediaMatch('(max-width: 36em)');
   const [isOpen, { toggle, close }] = useDisclosure(false);
   // The toast area (one container per screen corner) is put on the page with the first toast, not

@@ -33,7 +33,7 @@ export function NotificationList({
 }: {
   list: ReturnType<typeof useNotifications>;
   isPhone: boolean;
-  timeZone: string | undefined;
+  timeZone: string;
   onOpen: (notification: Notification, link: string | null) => void;
   onRead: (id: string) => void;
 }) {

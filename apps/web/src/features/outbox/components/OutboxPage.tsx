@@ -28,12 +28,12 @@ import { useSearchParams } from 'react-router';
 import { Pagination } from '../../../components/pagination/Pagination';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { uiState, useHasAnyPermission, useLanguage, useSectionSearchText } from '../../../lib/ui-state';
 import { useOutbox, type OutboxStatus } from '../api/get-outbox';
 import { outboxStatusColors } from '../status-colors';
 import classes from './Outbox.module.css';
 import { OutboxMessageDialog } from './OutboxMessageDialog';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 export const outboxPageSize = 20;
 
@@ -75,7 +75,7 @@ function OutboxList() {
   const { t } = useTranslation();
   const language = useLanguage();
   const errorText = useApiErrorText();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const sectionSearchText = useSectionSearchText();
   const setSectionSearchText = uiState((state) => state.setSectionSearchText);
   const [q] = useDebouncedValue(sectionSearchText.trim(), 300);

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useLanguage } from '../../../lib/ui-state';
 import { prescriptionPdfUrl, usePrescription } from '../api/get-prescription';
@@ -22,6 +23,7 @@ import classes from './Prescriptions.module.css';
 export function PrescriptionPage() {
   const { t } = useTranslation();
   const language = useLanguage();
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const { id = '' } = useParams();
   const prescription = usePrescription(id);
@@ -55,7 +57,7 @@ export function PrescriptionPage() {
               {t('prescriptions.page.title')}
             </Title>
             <Text c="gray.7">
-              {t('prescriptions.page.issuedOn', { date: formatDateTime(item.issuedAt, language) })}
+              {t('prescriptions.page.issuedOn', { date: formatDateTime(item.issuedAt, language, timeZone) })}
             </Text>
           </Stack>
           <Badge
@@ -75,7 +77,9 @@ export function PrescriptionPage() {
             data-testid="prescription-cancelled"
           >
             {item.cancelledAt
-              ? t('prescriptions.page.cancelledOn', { date: formatDateTime(item.cancelledAt, language) })
+              ? t('prescriptions.page.cancelledOn', {
+                  date: formatDateTime(item.cancelledAt, language, timeZone),
+                })
               : null}
             {item.cancellationReason
               ? ` ${t('prescriptions.page.reason', { reason: item.cancellationReason })}`

@@ -13,6 +13,7 @@ import pageClasses from '../../../components/section-page/SectionPage.module.css
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 import { useLanguage } from '../../../lib/ui-state';
 import { usePrescriptionVerification } from '../api/verify-prescription';
 import classes from './Prescriptions.module.css';
@@ -92,6 +93,7 @@ export function VerifyPage() {
 function VerificationResult({ code }: { code: string }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const verification = usePrescriptionVerification(code);
   if (verification.isPending) {
@@ -126,7 +128,7 @@ function VerificationResult({ code }: { code: string }) {
         </Group>
         <dl className={`${pageClasses.facts} ${classes.facts}`}>
           <dt>{t('verify.issuedAt')}</dt>
-          <dd>{formatDateTime(answer.issuedAt, language)}</dd>
+          <dd>{formatDateTime(answer.issuedAt, language, timeZone)}</dd>
           <dt>{t('verify.doctor')}</dt>
           <dd data-testid="verify-doctor">{answer.doctor.name}</dd>
           <dt>{t('verify.license')}</dt>

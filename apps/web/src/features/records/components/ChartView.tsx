@@ -27,7 +27,6 @@ import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { appointmentStatusColors } from '../../../lib/appointment-status';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useRemoveChartEntry, type ChartListKind } from '../api/remove-chart-entry';
 import { AddEntryModal, type EntryKind } from './AddEntryModal';
@@ -35,6 +34,7 @@ import { DocumentsSection } from './DocumentsSection';
 import { formatCalendarDate } from './chart-format';
 import { ProfileModal } from './ProfileModal';
 import classes from './Records.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 export interface ChartViewProps {
   chart: Chart;
@@ -101,7 +101,7 @@ function Section({
 export function ChartView({ chart, showRemoved, onShowRemovedChange, actions, notes }: ChartViewProps) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const canWrite = useHasAnyPermission(['records.write']);
   const canPrescribe = useHasAnyPermission(['prescriptions.write']);

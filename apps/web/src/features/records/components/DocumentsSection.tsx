@@ -31,12 +31,12 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatBytes, formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { documentUrl, useRemoveDocument } from '../api/documents';
 import { DocumentViewerModal, previewKindOf, UploadDocumentModal } from './DocumentModals';
 import classes from './Documents.module.css';
 import recordClasses from './Records.module.css';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 export interface DocumentsSectionProps {
   patientId: string;
@@ -53,7 +53,7 @@ export interface DocumentsSectionProps {
 export function DocumentsSection({ patientId, documents, canUpload }: DocumentsSectionProps) {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const [isUploading, setIsUploading] = useState(false);
   const [viewing, setViewing] = useState<ChartDocument | null>(null);

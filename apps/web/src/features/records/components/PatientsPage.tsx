@@ -6,11 +6,11 @@ import { SectionForbidden } from '../../../components/section-page/SectionForbid
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { usePatients } from '../api/get-patients';
 import { formatCalendarDate } from './chart-format';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /**
  * `/admin/patients`: a doctor's own patients (records.read) or every patient for staff
@@ -36,7 +36,7 @@ export function PatientsPage() {
 function PatientsList() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const isStaff = useHasAnyPermission(['patients.read.admin']);
   const params = useListParams({ sorts: ['name'], defaultSort: 'name' });
   const result = usePatients({ page: params.query.page, pageSize: params.query.pageSize, q: params.query.q });

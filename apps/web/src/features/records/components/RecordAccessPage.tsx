@@ -7,10 +7,10 @@ import { SectionForbidden } from '../../../components/section-page/SectionForbid
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
-import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useRecordAccess } from '../api/get-record-access';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 
 const knownActions = [
   'record.viewed',
@@ -61,7 +61,7 @@ export function RecordAccessPage() {
 function AccessLog() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const timeZone = useMe().data?.user.timeZone;
+  const timeZone = useViewerTimeZone();
   const params = useListParams({ sorts: ['at'], defaultSort: 'at', defaultOrder: 'desc' });
   const result = useRecordAccess({ page: params.query.page, pageSize: params.query.pageSize });
 

@@ -18,6 +18,7 @@ import { useUploadLimits } from '../../../lib/use-upload-limits';
 import { visitFilesUrl } from '../api/files';
 import type { ChatLog } from '../chat-log';
 import classes from './Visit.module.css';
+import { useClock } from '../../../lib/use-clock';
 
 export interface ChatPanelProps {
   appointmentId: string;
@@ -34,9 +35,6 @@ export interface ChatPanelProps {
   /** False inside a drawer that already shows the title. */
   showTitle?: boolean;
 }
-
-const timeOf = (iso: string, language: string) =>
-  new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
 
 /**
  * The visit's chat: stored messages in sequence order (text shown as text, never as markup),
@@ -57,6 +55,7 @@ export function ChatPanel({
 }: ChatPanelProps) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const clock = useClock();
   const [draft, setDraft] = useState('');
   const [isUploaderOpen, setIsUploaderOpen] = useState(false);
   const listRef = useRef<HTMLUListElement>(null);
@@ -178,7 +177,7 @@ export function ChatPanel({
               data-seq={message.seq}
             >
               <Text size="xs" c="gray.7">
-                {isOwn ? t('visit.chat.you') : message.sender.name} · {timeOf(message.createdAt, language)}
+                {isOwn ? t('visit.chat.you') : message.sender.name} · {clock.time(message.createdAt)}
               </Text>
               {message.kind === 'file' && message.file ? (
                 <FileBody file={message.file} language={language} />

@@ -28,6 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/modal/AppModal';
 import { useApiErrorText } from '../../../lib/error-text';
 import { formatDateTime } from '../../../lib/format';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 import { useLanguage } from '../../../lib/ui-state';
 import { useCreateGuest, useGuests, useRevokeGuest } from '../api/guests';
 
@@ -46,6 +47,7 @@ export function InviteGuestModal({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const timeZone = useViewerTimeZone();
   const errorText = useApiErrorText();
   const [name, setName] = useState('');
   const [role, setRole] = useState<'interpreter' | 'companion'>('interpreter');
@@ -185,7 +187,9 @@ export function InviteGuestModal({
                       {invite.name} · {t(`visit.roles.${invite.role}`)}
                     </Text>
                     <Text size="xs" c="gray.7">
-                      {t('visit.invite.until', { time: formatDateTime(invite.expiresAt, language) })}
+                      {t('visit.invite.until', {
+                        time: formatDateTime(invite.expiresAt, language, timeZone),
+                      })}
                     </Text>
                   </div>
                   <Group gap={6}>

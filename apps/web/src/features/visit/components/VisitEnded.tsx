@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';
+import { useViewerTimeZone } from '../../../lib/use-clock';
 import { useLanguage } from '../../../lib/ui-state';
 import { getChatHistory } from '../api/chat-history';
 import { emptyChatLog, mergeMessages, type ChatLog } from '../chat-log';
@@ -25,6 +26,7 @@ export function VisitEnded({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const timeZone = useViewerTimeZone();
   const history = useQuery({
     queryKey: ['visit', state.appointmentId, 'history'],
     queryFn: () => getChatHistory(state.appointmentId),
@@ -73,7 +75,7 @@ export function VisitEnded({
                     </Text>
                   </dt>
                   <dd style={{ margin: 0 }}>
-                    <Text size="sm">{value ? formatDateTime(value, language) : '—'}</Text>
+                    <Text size="sm">{value ? formatDateTime(value, language, timeZone) : '—'}</Text>
                   </dd>
                 </div>
               ))}

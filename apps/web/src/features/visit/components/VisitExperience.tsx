@@ -8,7 +8,6 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
 import { emitWithAck, useRealtimeConnected, useRealtimeEvent } from '../../../lib/realtime';
-import { useLanguage } from '../../../lib/ui-state';
 import { saveDeviceCheck } from '../api/save-device-check';
 import { useVisitState } from '../api/visit-state';
 import { screenFor } from '../phase-screen';
@@ -19,6 +18,7 @@ import { CallView, type CallSidePanel } from './CallView';
 import { DeviceCheck } from './DeviceCheck';
 import { VisitEnded } from './VisitEnded';
 import { VisitLobby } from './VisitLobby';
+import { useClock } from '../../../lib/use-clock';
 
 /** What other features add to the visit, composed in `app/` (features never import each other). */
 export interface VisitSlots {
@@ -189,14 +189,8 @@ function VisitHeader({
   isCompact: boolean;
 }) {
   const { t } = useTranslation();
-  const language = useLanguage();
-  const when = new Intl.DateTimeFormat(language, {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).format(new Date(state.startsAt));
+  const clock = useClock();
+  const when = clock.longDateTime(state.startsAt);
   const other = state.self.role === 'doctor' ? state.patient.name : state.doctor.name;
   return (
     <Group justify="space-between" align="flex-end" gap="xs" wrap="nowrap">

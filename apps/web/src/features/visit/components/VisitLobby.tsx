@@ -35,9 +35,7 @@ import { useCheckIn } from '../api/visit-actions';
 import type { LocalMedia } from '../hooks/use-local-media';
 import { VideoTile } from './VideoTile';
 import classes from './Visit.module.css';
-
-const timeOf = (iso: string, language: string, timeZone?: string) =>
-  new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(iso));
+import { useClock } from '../../../lib/use-clock';
 
 /**
  * Before the call, for the patient or a guest: the check-in (with a countdown while it is too
@@ -58,6 +56,7 @@ export function VisitLobby({
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const clock = useClock();
   const errorText = useApiErrorText();
   const checkIn = useCheckIn(state.appointmentId);
   const [now, setNow] = useState(() => Date.now());
@@ -83,7 +82,7 @@ export function VisitLobby({
             <Text size="sm" c="gray.7">
               {t('visit.lobby.with', {
                 doctor: state.doctor.name,
-                time: timeOf(state.startsAt, language),
+                time: clock.time(state.startsAt),
               })}
             </Text>
             {isWaiting ? (
@@ -116,7 +115,7 @@ export function VisitLobby({
                 <Text size="sm" data-testid="visit-countdown">
                   {t('visit.lobby.opensIn', {
                     duration: formatWaitDuration(Math.max(1, opensIn / 1000), language),
-                    time: timeOf(state.checkInOpensAt, language),
+                    time: clock.time(state.checkInOpensAt),
                   })}
                 </Text>
                 <Button disabled>{t('visit.lobby.checkIn')}</Button>

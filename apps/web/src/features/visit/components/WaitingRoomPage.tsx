@@ -39,9 +39,7 @@ import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/u
 import { useAdmit, useRunningLate } from '../api/visit-actions';
 import { useDoctorChoices, useWaitingRoom, waitingRoomQueryKey } from '../api/waiting-room';
 import { riskColor } from './DeviceCheck';
-
-const timeOf = (iso: string, language: string, timeZone?: string) =>
-  new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit', timeZone }).format(new Date(iso));
+import { useClock } from '../../../lib/use-clock';
 
 /**
  * `/admin/waiting-room`: a doctor's queue for today, live: who checked in and since when, who is
@@ -148,6 +146,7 @@ function useLiveWaitingRoom(doctorId: string | null): { room: WaitingRoom | null
 function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolean }) {
   const { t } = useTranslation();
   const language = useLanguage();
+  const clock = useClock();
   const errorText = useApiErrorText();
   const navigate = useNavigate();
   const admit = useAdmit();
@@ -250,7 +249,7 @@ function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolea
                       </Text>
                     </Group>
                     <Text size="sm" c="gray.7">
-                      {timeOf(entry.startsAt, language)}–{timeOf(entry.endsAt, language)} ·{' '}
+                      {clock.timeRange(entry.startsAt, entry.endsAt)} ·{' '}
                       {entry.admittedAt
                         ? t('visit.room.inCall')
                         : entry.checkedInAt

@@ -1,0 +1,1 @@
+export { TimeZoneNotice } from './components/TimeZoneNotice';
