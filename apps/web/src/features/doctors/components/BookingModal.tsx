@@ -99,9 +99,6 @@ function BookingForm({
   const patientId = useWatch({ control: form.control, name: 'patientId' });
   // Staff booking for a patient write down what the patient says; a patient tells it themselves.
   const isForPatient = choosesPatient && (!canBookSelf || patientId !== '');
-  const patientId = useWatch({ control: form.control, name: 'patientId' });
-  // Staff booking for a patient write down what the patient says; a patient tells it themselves.
-  const isForPatient = choosesPatient && (!canBookSelf || patientId !== '');
 
   const showsDoctorZone = zonesDiffer(viewerTimeZone, doctor.timeZone, new Date(startsAt));
 
