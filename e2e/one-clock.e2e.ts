@@ -167,6 +167,8 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       'doctor waiting room',
     );
     expect.soft(entry).toContain(`${timeIn(startsAt, accountZone)}–${timeIn(endsAt, accountZone)}`);
+    await doctorPage.screenshot({ path: `${shots}/waiting-room-live-es-1280.png`, fullPage: true });
+    await patientPage.screenshot({ path: `${shots}/visit-lobby-es-1280.png`, fullPage: true });
 
     // Check-in, admission; the patient writes in the chat; its time is the account's.
     await patientPage.getByTestId('visit-check-in').click({ timeout: 60_000 });
@@ -221,8 +223,10 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       prescription.issuedAt,
       'prescription',
     );
+    await doctorPage.screenshot({ path: `${shots}/prescription-es-1280.png`, fullPage: true });
     await doctorPage.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     await expectAccountClock(doctorPage.getByTestId('chart-prescriptions'), prescription.issuedAt, 'chart');
+    await doctorPage.screenshot({ path: `${shots}/chart-es-1280.png`, fullPage: true });
 
     // The end: arrival, admission and end times on the patient's page, and the chat history.
     const ended = await ok(
