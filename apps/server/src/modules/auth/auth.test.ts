@@ -569,7 +569,7 @@ describe('password reset', () => {
     expect([known.statusCode, unknown.statusCode]).toEqual([202, 202]);
     expect(known.body).toBe(unknown.body);
     const email = await latestEmail(context.app, user.email, 'reset-password');
-    expect(email?.subject).toMatch(/^Restablece tu contraseña/);
+    expect(email?.subject).toMatch(/^Restablezca su contraseña/);
     expect(email?.text).toContain(`${testAppOrigin}/reset-password?token=`);
     expect(await latestEmail(context.app, ghost)).toBeNull();
     const requested = await auditEventsOf(context.app, 'auth.password_reset_requested');

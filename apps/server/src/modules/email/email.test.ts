@@ -86,6 +86,18 @@ describe('email templates', () => {
     },
   );
 
+  it.each(contents.map((content) => [content.template, content] as const))(
+    'addresses the reader as usted in the Spanish %s (no tú forms in subject, text or HTML)',
+    (_template, content) => {
+      const es = renderEmail(content, 'es', 'Clínica Sol');
+      const tuForms =
+        /\b(tu|tus|te|ti|tienes|puedes|pediste|fuiste|creaste|esperabas|olvidaste|registrarte|confirma|restablece|restablécela|elige|crea|ignora|avisa|copia)\b/i;
+      for (const part of [es.subject, es.text, es.html.replace(/<[^>]*>/g, ' ')]) {
+        expect(part).not.toMatch(tuForms);
+      }
+    },
+  );
+
   it('escapes what users typed (names) in the HTML', () => {
     const rendered = renderEmail(
       {
@@ -166,7 +178,7 @@ describe('mailer', () => {
     to: 'destino@example.test',
     language: 'es' as const,
     template: 'verify-email',
-    subject: 'Confirma tu correo',
+    subject: 'Confirme su correo',
     html: '<p>Hola</p>',
     text: 'Hola',
   };
@@ -204,7 +216,7 @@ describe('mailer', () => {
         sentAt: expect.any(Date),
       });
       const raw = catcher.messages.at(-1) ?? '';
-      expect(raw).toMatch(/^Subject: Confirma tu correo$/m);
+      expect(raw).toMatch(/^Subject: Confirme su correo$/m);
       expect(raw).toMatch(/^To: destino@example\.test$/m);
       expect(raw).toContain('no-reply@clinic.test');
     } finally {

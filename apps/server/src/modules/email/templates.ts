@@ -69,55 +69,55 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
     switch (content.template) {
       case 'verify-email':
         return {
-          subject: `Confirma tu correo en ${clinic}`,
+          subject: `Confirme su correo en ${clinic}`,
           greeting: `Hola, ${content.data.name}:`,
           paragraphs: [
-            `Gracias por registrarte en ${clinic}. Confirma tu dirección de correo para poder iniciar sesión.`,
+            `Gracias por registrarse en ${clinic}. Confirme su dirección de correo para poder iniciar sesión.`,
             `El enlace caduca en ${linkLifetimeHours.verifyEmail} horas.`,
           ],
           action: { label: 'Confirmar mi correo', link: content.data.link },
-          footer: ['Si no creaste esta cuenta, ignora este mensaje.', ...footer],
+          footer: ['Si usted no creó esta cuenta, ignore este mensaje.', ...footer],
         };
       case 'reset-password':
         return {
-          subject: `Restablece tu contraseña de ${clinic}`,
+          subject: `Restablezca su contraseña de ${clinic}`,
           greeting: `Hola, ${content.data.name}:`,
           paragraphs: [
-            'Recibimos una solicitud para restablecer tu contraseña. Elige una nueva con este enlace.',
+            'Recibimos una solicitud para restablecer su contraseña. Elija una nueva con este enlace.',
             `El enlace caduca en ${linkLifetimeHours.resetPassword} hora y solo sirve una vez.`,
           ],
           action: { label: 'Elegir una contraseña nueva', link: content.data.link },
-          footer: ['Si no lo pediste tú, ignora este mensaje: tu contraseña no cambia.', ...footer],
+          footer: ['Si no lo pidió usted, ignore este mensaje: su contraseña no cambia.', ...footer],
         };
       case 'invitation':
         return {
-          subject: `Te invitaron a ${clinic}`,
+          subject: `Le invitaron a ${clinic}`,
           greeting: `Hola, ${content.data.name}:`,
           paragraphs: [
-            `${content.data.inviterName} te invitó a ${clinic} con el rol de ${content.data.roleNames.join(', ')}.`,
-            `Crea tu contraseña con este enlace. Caduca en ${linkLifetimeHours.invitation / 24} días.`,
+            `${content.data.inviterName} le invitó a ${clinic} con el rol de ${content.data.roleNames.join(', ')}.`,
+            `Cree su contraseña con este enlace. Caduca en ${linkLifetimeHours.invitation / 24} días.`,
           ],
           action: { label: 'Aceptar la invitación', link: content.data.link },
-          footer: ['Si no esperabas esta invitación, ignora este mensaje.', ...footer],
+          footer: ['Si no esperaba esta invitación, ignore este mensaje.', ...footer],
         };
       case 'registration-attempt':
         return {
-          subject: `Intento de registro con tu correo en ${clinic}`,
+          subject: `Intento de registro con su correo en ${clinic}`,
           greeting: `Hola, ${content.data.name}:`,
           paragraphs: [
-            'Alguien intentó crear una cuenta nueva con tu dirección de correo, pero ya tienes una.',
-            `Puedes iniciar sesión en ${content.data.signInLink}. Si olvidaste tu contraseña, restablécela con el botón.`,
+            'Alguien intentó crear una cuenta nueva con su dirección de correo, pero usted ya tiene una.',
+            `Puede iniciar sesión en ${content.data.signInLink}. Si olvidó su contraseña, restablézcala con el botón.`,
           ],
           action: { label: 'Restablecer mi contraseña', link: content.data.resetLink },
-          footer: ['Si fuiste tú, no hace falta hacer nada más. Si no, tu cuenta sigue segura.', ...footer],
+          footer: ['Si fue usted, no hace falta hacer nada más. Si no, su cuenta sigue segura.', ...footer],
         };
       case 'password-changed':
         return {
-          subject: `Tu contraseña de ${clinic} cambió`,
+          subject: `Su contraseña de ${clinic} cambió`,
           greeting: `Hola, ${content.data.name}:`,
           paragraphs: [
-            'La contraseña de tu cuenta acaba de cambiar y se cerraron las demás sesiones.',
-            'Si no fuiste tú, restablécela de inmediato y avisa a la clínica.',
+            'La contraseña de su cuenta acaba de cambiar y se cerraron las demás sesiones.',
+            'Si no fue usted, restablézcala de inmediato y avise a la clínica.',
           ],
           action: { label: 'Restablecer mi contraseña', link: content.data.resetLink },
           footer,
@@ -388,7 +388,7 @@ function toHtml(parts: Parts, language: Language, clinicName: string): string {
       : `<p style="margin:24px 0"><a href="${escapeHtml(parts.action.link)}" style="display:inline-block;padding:12px 20px;background:#1c7ed6;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${escapeHtml(parts.action.label)}</a></p>` +
         paragraph(
           language === 'es'
-            ? 'Si el botón no funciona, copia este enlace en tu navegador:'
+            ? 'Si el botón no funciona, copie este enlace en su navegador:'
             : 'If the button does not work, copy this link into your browser:',
         ) +
         `<p style="margin:0 0 16px;font-size:13px;word-break:break-all;color:#52606d">${escapeHtml(parts.action.link)}</p>`;

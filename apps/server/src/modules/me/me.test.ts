@@ -115,7 +115,7 @@ describe('POST /me/password', () => {
     expect((await signIn(context.app, { ...user, password: newPassword })).me.user.id).toBe(user.id);
     expect((await auditEventsOf(context.app, 'auth.password_changed')).at(-1)?.targetId).toBe(user.id);
     expect((await latestEmail(context.app, user.email, 'password-changed'))?.subject).toMatch(
-      /^Tu contraseña/,
+      /^Su contraseña/,
     );
   });
 
