@@ -175,13 +175,11 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     await patientPage.getByTestId('visit-waiting').waitFor({ timeout: 20_000 });
     await ok(doctor.request('POST', `/visits/${appointmentId}/admit`, {}), 'admit');
     const chatInput = patientPage.getByTestId('visit-chat-input').last();
-    if (
-      await patientPage
-        .getByTestId('visit-chat-open')
-        .isVisible({ timeout: 15_000 })
-        .catch(() => false)
-    ) {
-      await patientPage.getByTestId('visit-chat-open').click();
+    const chatOpen = patientPage.getByTestId('visit-chat-open');
+    // The call screen shows the chat beside the video, or a button that opens it: wait for either.
+    await chatInput.or(chatOpen).first().waitFor({ timeout: 30_000 });
+    if (!(await chatInput.isVisible()) && (await chatOpen.isVisible())) {
+      await chatOpen.click();
     }
     await chatInput.waitFor({ timeout: 30_000 });
     const sentAt = new Date().toISOString();
