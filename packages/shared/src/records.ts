@@ -66,8 +66,10 @@ export const patientSummarySchema = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   dateOfBirth: z.string().nullable(),
-  /** The latest appointment that was not cancelled (with this doctor, for a doctor). */
+  /** The latest non-cancelled appointment that started before now (with this doctor, for a doctor). */
   lastVisitAt: z.string().nullable(),
+  /** The first non-cancelled appointment from now on (with this doctor, for a doctor). */
+  nextVisitAt: z.string().nullable(),
 });
 export type PatientSummary = z.infer<typeof patientSummarySchema>;
 export const patientPageSchema = pageOf(patientSummarySchema);

@@ -23,7 +23,9 @@ function person(id: string | null, name: string | null): { id: string; name: str
   return id === null || name === null ? null : { id, name };
 }
 
-export function presentPatientSummary(row: PatientUserRow & { lastVisitAt: Date | null }): PatientSummary {
+export function presentPatientSummary(
+  row: PatientUserRow & { lastVisitAt: Date | null; nextVisitAt: Date | null },
+): PatientSummary {
   return {
     id: row.id,
     name: row.name,
@@ -31,6 +33,7 @@ export function presentPatientSummary(row: PatientUserRow & { lastVisitAt: Date 
     phone: row.phone,
     dateOfBirth: row.dateOfBirth,
     lastVisitAt: iso(row.lastVisitAt),
+    nextVisitAt: iso(row.nextVisitAt),
   };
 }
 

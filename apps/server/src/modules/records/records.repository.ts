@@ -8,7 +8,6 @@ import {
   eq,
   ilike,
   isNull,
-  max,
   ne,
   or,
   sql,
@@ -121,16 +120,27 @@ export async function findPatientProfile(db: Database, patientId: string): Promi
 
 /**
  * A page of patients: every patient (staff) or only those with a non-cancelled appointment with
- * `doctorId` (the same rule as the care relationship), searched by name or email.
+ * `doctorId` (the same rule as the care relationship), searched by name or email. Each row has the
+ * last visit that started before `now` and the next one from `now` on (non-cancelled, with this
+ * doctor for a doctor): a booked future visit is the next one, never the "last".
  */
 export async function listPatients(
   db: Database,
-  options: { doctorId: string | null; q: string | undefined; page: number; pageSize: number },
-): Promise<{ rows: (PatientUserRow & { lastVisitAt: Date | null })[]; total: number }> {
+  options: { doctorId: string | null; q: string | undefined; page: number; pageSize: number; now: Date },
+): Promise<{
+  rows: (PatientUserRow & { lastVisitAt: Date | null; nextVisitAt: Date | null })[];
+  total: number;
+}> {
+  const now = sql`${options.now.toISOString()}::timestamptz`;
   const lastVisit = db
     .select({
       patientUserId: appointments.patientUserId,
-      lastVisitAt: max(appointments.startsAt).as('last_visit_at'),
+      lastVisitAt: sql<
+        string | Date | null
+      >`max(${appointments.startsAt}) filter (where ${appointments.startsAt} < ${now})`.as('last_visit_at'),
+      nextVisitAt: sql<
+        string | Date | null
+      >`min(${appointments.startsAt}) filter (where ${appointments.startsAt} >= ${now})`.as('next_visit_at'),
     })
     .from(appointments)
     .where(
@@ -157,6 +167,7 @@ export async function listPatients(
       language: users.language,
       roleKeys: users.roleKeys,
       lastVisitAt: lastVisit.lastVisitAt,
+      nextVisitAt: lastVisit.nextVisitAt,
     })
     .from(users);
   const joined =
@@ -177,6 +188,7 @@ export async function listPatients(
     rows: rows.map((row) => ({
       ...row,
       lastVisitAt: row.lastVisitAt === null ? null : new Date(row.lastVisitAt),
+      nextVisitAt: row.nextVisitAt === null ? null : new Date(row.nextVisitAt),
     })),
     total: total?.value ?? 0,
   };

@@ -86,6 +86,7 @@ export async function listPatientsFor(ctx: ServiceContext, query: PatientListQue
     q: query.q,
     page: query.page,
     pageSize: query.pageSize,
+    now: ctx.now(),
   });
   await ctx.audit({
     action: 'patient.list_viewed',

@@ -115,6 +115,44 @@ describe('patients list', () => {
     expect((await as(patient, 'GET', '/patients')).statusCode).toBe(403);
     expect((await as(staff, 'GET', '/patients?pageSize=500')).statusCode).toBe(400);
   });
+
+  it('gives the last past visit and the next visit apart (a booked future visit is not the "last")', async () => {
+    const app = context.app;
+    const doctor = await createUser(app, { roles: ['doctor'], name: 'Dr. Agenda' });
+    const carla = await createUser(app, { roles: ['patient'], name: 'Carla Futura' });
+    const diego = await createUser(app, { roles: ['patient'], name: 'Diego Nuevo' });
+    // Now is 2026-05-04 09:00 UTC.
+    for (const [startsAt, status] of [
+      ['2026-04-20T10:00:00Z', 'completed'],
+      ['2026-05-06T10:00:00Z', 'cancelled'],
+      ['2026-05-10T10:00:00Z', 'confirmed'],
+      ['2026-06-01T10:00:00Z', 'requested'],
+    ] as const) {
+      await createAppointment(app, { doctorId: doctor.id, patientId: carla.id, startsAt, status });
+    }
+    await createAppointment(app, {
+      doctorId: doctor.id,
+      patientId: diego.id,
+      startsAt: '2026-05-05T08:00:00Z',
+    });
+
+    const own = (await as(doctor, 'GET', '/patients')).json<PatientPage>();
+    expect(
+      own.data.map(({ name, lastVisitAt, nextVisitAt }) => ({ name, lastVisitAt, nextVisitAt })),
+    ).toEqual([
+      {
+        name: 'Carla Futura',
+        lastVisitAt: '2026-04-20T10:00:00.000Z',
+        nextVisitAt: '2026-05-10T10:00:00.000Z',
+      },
+      { name: 'Diego Nuevo', lastVisitAt: null, nextVisitAt: '2026-05-05T08:00:00.000Z' },
+    ]);
+    const clinic = (await as(staff, 'GET', '/patients?q=Carla')).json<PatientPage>();
+    expect(clinic.data[0]).toMatchObject({
+      lastVisitAt: '2026-04-20T10:00:00.000Z',
+      nextVisitAt: '2026-05-10T10:00:00.000Z',
+    });
+  });
 });
 
 describe('chart access policy', () => {

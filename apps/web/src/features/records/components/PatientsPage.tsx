@@ -75,8 +75,18 @@ function PatientsList() {
       title: t('records.list.columns.lastVisit'),
       visibleFrom: 'xs',
       render: (patient) => (
-        <Text size="sm">
+        <Text size="sm" data-testid="patient-row-last-visit">
           {patient.lastVisitAt ? formatDateTime(patient.lastVisitAt, language, timeZone) : '—'}
+        </Text>
+      ),
+    },
+    {
+      accessor: 'nextVisitAt',
+      title: t('records.list.columns.nextVisit'),
+      visibleFrom: 'xs',
+      render: (patient) => (
+        <Text size="sm" data-testid="patient-row-next-visit">
+          {patient.nextVisitAt ? formatDateTime(patient.nextVisitAt, language, timeZone) : '—'}
         </Text>
       ),
     },
