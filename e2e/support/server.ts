@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -36,6 +37,63 @@ export interface StartOptions {
 }
 
 /**
+ * Where the seeded data folder of this build is kept: a fresh embedded database with the demo data,
+ * made once by the browser suite's global set-up (`prepareSeededDataDir`) and copied for each
+ * server. Keyed by this checkout's built server, so another build or checkout never uses it.
+ */
+function seededDataDirPath(): string {
+  const main = join(repoRoot, 'apps/server/dist/main.js');
+  const built = statSync(main);
+  const key = createHash('sha256')
+    .update(`${main} ${built.mtimeMs} ${built.size}`)
+    .digest('hex')
+    .slice(0, 16);
+  return join(tmpdir(), `telemedicina-e2e-seeded-${key}`);
+}
+
+/**
+ * Makes the seeded data folder of this build if it is not there yet: the first start of the
+ * embedded database (initdb, migrations, the demo accounts with production password hashing) is
+ * most of a server's start, and every browser file started the same one again.
+ */
+export async function prepareSeededDataDir(): Promise<void> {
+  const target = seededDataDirPath();
+  // Folders of earlier builds, left for a day in case another run still copies from one.
+  for (const entry of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), entry);
+    if (
+      entry.startsWith('telemedicina-e2e-seeded-') &&
+      path !== target &&
+      Date.now() - statSync(path).mtimeMs > 86_400_000
+    ) {
+      rmSync(path, { recursive: true, force: true });
+    }
+  }
+  if (existsSync(target)) {
+    return;
+  }
+  const building = mkdtempSync(`${target}.building-`);
+  const server = await startServer({ dataDir: building });
+  await server.stop();
+  try {
+    renameSync(building, target);
+  } catch {
+    // Another run made it at the same moment: keep theirs.
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/** A fresh data folder: a copy of the seeded one when it exists, else empty (seeded on start). */
+function freshDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), 'telemedicina-e2e-'));
+  const seeded = existsSync(join(repoRoot, 'apps/server/dist/main.js')) ? seededDataDirPath() : null;
+  if (seeded !== null && existsSync(seeded)) {
+    cpSync(seeded, dataDir, { recursive: true });
+  }
+  return dataDir;
+}
+
+/**
  * Starts the built server (apps/server/dist/main.js) as its own process on
  * free ports with a fresh embedded database, and resolves once it is ready.
  */
@@ -43,7 +101,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const port = await freePort();
   const realtimePort = await freePort();
   const ownsDataDir = !options.dataDir;
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'telemedicina-e2e-'));
+  // A server on PostgreSQL (DATABASE_URL) seeds its own database; the embedded one starts from a
+  // copy of the seeded folder.
+  const dataDir =
+    options.dataDir ??
+    (options.env?.DATABASE_URL ? mkdtempSync(join(tmpdir(), 'telemedicina-e2e-')) : freshDataDir());
   let log = '';
   const child: ChildProcess = spawn(process.execPath, [join(repoRoot, 'apps/server/dist/main.js')], {
     cwd: repoRoot,
