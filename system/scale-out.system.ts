@@ -271,9 +271,20 @@ describe('two instances behind a round-robin proxy', () => {
       expect(new Set(placement)).toEqual(new Set(['A', 'B']));
 
       let isStopping = false;
-      const chatters = chat.map(async (participant) => {
-        for (let index = 0; !isStopping && index < 200; index += 1) {
+      // Each side sends a bounded number of messages per phase, then waits for the next phase: a
+      // restart that takes long on a busy machine must not use up the conversation (the join
+      // replays at most 500 messages) before the later phases have had theirs.
+      const perPhase = 15;
+      const allowance = chat.map(() => perPhase);
+      const chatters = chat.map(async (participant, who) => {
+        for (let index = 0; !isStopping && index < 200;) {
+          if (allowance[who]! <= 0) {
+            await sleep(50);
+            continue;
+          }
+          allowance[who]! -= 1;
           await participant.send(`${participant.label}-${index}`, `${participant.label} ${index}`);
+          index += 1;
           await sleep(randomInt(30, 120));
         }
       });
@@ -283,6 +294,7 @@ describe('two instances behind a round-robin proxy', () => {
       // Each phase lasts until both sides have had messages acknowledged in it (not a fixed time: a
       // slow machine makes a phase longer, never empty).
       const untilBothAcked = async (more: number, phase: string): Promise<void> => {
+        allowance.fill(perPhase);
         const wanted = chat.map((participant) => participant.acked.size + more);
         const deadline = Date.now() + 120_000;
         while (chat.some((participant, index) => participant.acked.size < wanted[index]!)) {
