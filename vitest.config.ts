@@ -60,7 +60,8 @@ export default defineConfig({
           // A journey step takes 10–110 s with two files sharing two cores; seen near 2× that when
           // the machine itself was busy (a kernel memory monitor at a quarter of a core).
           testTimeout: 240_000,
-          hookTimeout: 180_000,
+          // A file's set-up starts a server and a browser (see e2e/support/server.ts).
+          hookTimeout: 360_000,
           // A page answers within a second on a quiet machine; CI runs two files at a time on two
           // cores, where a sign-in (argon2) or a first render can take several, more under a CPU
           // hog (TEST_STRESS=1). A poll ends as soon as its condition holds: the limit only bounds
