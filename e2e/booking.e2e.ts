@@ -209,7 +209,9 @@ describe('booking in the browser', () => {
     }).format(new Date(startsAt));
     expect(await block.getByTestId('agenda-block-time').textContent()).toMatch(new RegExp(`^${shown}(–|$)`));
     expect(await block.textContent()).toContain('Pablo Paciente');
-    expect(await page.getByTestId('agenda-zone').textContent()).toContain('America/Mexico City');
+    // The zone in words, never its IANA id (issue 20: one clock).
+    expect(await page.getByTestId('agenda-zone').textContent()).toContain('hora de Ciudad de México');
+    expect(await page.getByTestId('agenda-zone').textContent()).not.toMatch(/America\//);
     // The block leads to the appointment.
     await block.click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe(`/admin/appointments/${id}`);
@@ -267,7 +269,9 @@ describe('booking in the browser', () => {
     await page.getByTestId('admin-nav-schedule').click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/admin/schedule');
     await page.getByTestId('schedule-range').first().waitFor({ timeout: 15_000 });
-    expect(await page.getByTestId('schedule-zone').textContent()).toContain('America/Mexico City');
+    // The zone in words, never its IANA id (issue 20: one clock).
+    expect(await page.getByTestId('schedule-zone').textContent()).toContain('hora de Ciudad de México');
+    expect(await page.getByTestId('schedule-zone').textContent()).not.toMatch(/America\//);
     // Saturday gets a morning range; saved as a whole, it is there after a reload.
     const saturday = page.locator('[data-testid="schedule-day"][data-weekday="6"]');
     expect(await saturday.getByTestId('schedule-range').count()).toBe(0);
