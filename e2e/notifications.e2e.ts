@@ -137,7 +137,8 @@ describe('notification bell', () => {
       ]);
       const first = await panel.getByTestId('notification-item').first().textContent();
       expect(first).toContain(
-        lang === 'es' ? 'El paciente canceló la cita' : 'The patient cancelled the appointment',
+        // The patient cancelled it themselves: their copy is addressed to them (issue 20).
+        lang === 'es' ? 'Usted canceló la cita' : 'You cancelled the appointment',
       );
       await settle(page);
       await screenshot(page, `notifications-bell-${lang}-${viewport}`);
