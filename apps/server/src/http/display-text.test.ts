@@ -69,22 +69,26 @@ function expectRefused(response: LightMyRequestResponse, path: string): void {
 /** A name that reads "Ana Ruiz" plus reversed text after the override. */
 const spoofed = (control = '\u202E') => `Ana Ruiz ${control}zeréP`;
 
+/** A valid registration for `name` and `email`: only the name decides whether it is refused. */
+function registration(name: string, email: string) {
+  return {
+    name,
+    email,
+    password: testPassword,
+    phone: '+52 55 1234 5678',
+    dateOfBirth: '1990-04-02',
+    language: 'es',
+    timeZone: 'America/Mexico_City',
+    acceptTerms: true,
+    acceptTelemedicineConsent: true,
+  };
+}
 describe('names and labels refuse bidirectional controls', () => {
   it.each(controls.map((control) => [`U+${control.codePointAt(0)!.toString(16).toUpperCase()}`, control]))(
     'registration refuses %s in the name',
     async (_label, control) => {
       const response = await send(context.app, 'POST', '/api/v1/auth/register', {
-        body: {
-          name: spoofed(control),
-          email: `bidi${control.codePointAt(0)}@example.test`,
-          password: testPassword,
-          phone: '+52 55 1234 5678',
-          dateOfBirth: '1990-04-02',
-          language: 'es',
-          timeZone: 'America/Mexico_City',
-          acceptTerms: true,
-          acceptTelemedicineConsent: true,
-        },
+        body: registration(spoofed(control), `bidi${control.codePointAt(0)}@example.test`),
       });
       expectRefused(response, 'name');
     },
@@ -92,17 +96,7 @@ describe('names and labels refuse bidirectional controls', () => {
 
   it('registration still takes a name in a right-to-left script, and accents', async () => {
     const response = await send(context.app, 'POST', '/api/v1/auth/register', {
-      body: {
-        name: 'ليلى حداد Muñoz',
-        email: 'rtl-name@example.test',
-        password: testPassword,
-        phone: '+52 55 1234 5678',
-        dateOfBirth: '1990-04-02',
-        language: 'es',
-        timeZone: 'America/Mexico_City',
-        acceptTerms: true,
-        acceptTelemedicineConsent: true,
-      },
+      body: registration('ليلى حداد Muñoz', 'rtl-name@example.test'),
     });
     expect(response.statusCode, response.body).toBeLessThan(300);
   });
