@@ -2,6 +2,7 @@ import type { Language, NotificationKind } from '@telemedicina/shared';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
+import { formatInstantWithZone } from '../../lib/clock.js';
 import { buildIcs } from '../../lib/ics.js';
 import type { AppointmentCapacity } from '../appointments/appointments.policy.js';
 import type { AppointmentRow } from '../appointments/appointments.repository.js';
@@ -54,26 +55,30 @@ export function appointmentLink(services: Pick<AppServices, 'config'>, appointme
 }
 
 /**
- * The appointment as an iCalendar file in `language`. SEQUENCE grows with
- * every change: seconds between creation and the last update.
+ * The appointment as an iCalendar file for one reader, in their `language`. DTSTART/DTEND are UTC
+ * (the calendar shows them in the device's zone); the description says the time as the reader's
+ * account clock does, the zone in words (`lib/clock`), so the two can be compared. SEQUENCE grows
+ * with every change: seconds between creation and the last update.
  */
 export function appointmentCalendar(
   services: Pick<AppServices, 'config'>,
   appointment: AppointmentRow,
   people: { doctor: Participant; patient: Participant },
-  language: Language,
+  reader: { language: Language; timeZone: string },
   clinicName: string,
   stamp: Date,
 ): string {
+  const { language, timeZone } = reader;
   const link = appointmentLink(services, appointment.id);
+  const when = formatInstantWithZone(appointment.startsAt, language, timeZone, 'fullDateTime');
   const summary =
     language === 'es'
       ? `Cita en ${clinicName}: ${people.doctor.name} y ${people.patient.name}`
       : `Appointment at ${clinicName}: ${people.doctor.name} and ${people.patient.name}`;
   const description =
     language === 'es'
-      ? `Consulta por vídeo en ${clinicName}.\nEntre a la cita desde: ${link}`
-      : `Video visit at ${clinicName}.\nJoin the visit at: ${link}`;
+      ? `Consulta por vídeo en ${clinicName} el ${when}.\nEntre a la cita desde: ${link}`
+      : `Video visit at ${clinicName} on ${when}.\nJoin the visit at: ${link}`;
   return buildIcs({
     uid: appointment.id,
     host: new URL(services.config.publicOrigin).hostname,
@@ -117,7 +122,7 @@ export async function appointmentEmail(
     link: appointmentLink(services, appointment.id),
   });
   const rendered = renderEmail(built, to.language, clinicName);
-  const ics = appointmentCalendar(services, appointment, people, to.language, clinicName, services.now());
+  const ics = appointmentCalendar(services, appointment, people, to, clinicName, services.now());
   return {
     to: to.email,
     language: to.language,

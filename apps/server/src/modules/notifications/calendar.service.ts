@@ -15,12 +15,17 @@ export async function appointmentCalendarFile(
   const actor = requireActor(ctx);
   const appointment = await getAppointment(ctx, id);
   const db = ctx.db.db;
-  const [me] = await db.select({ language: users.language }).from(users).where(eq(users.id, actor.userId));
+  const [me] = await db
+    .select({ language: users.language, timeZone: users.timeZone })
+    .from(users)
+    .where(eq(users.id, actor.userId));
   const language: Language = me?.language === 'en' ? 'en' : 'es';
+  // The reader's zone (the patient, the doctor or staff who downloads it), as their screens say it.
+  const reader = { language, timeZone: me?.timeZone ?? 'UTC' };
   const people = await loadParticipants(db, appointment);
   const { clinicName } = await loadIdentitySettings(db, ctx.config);
   return {
     filename: `${language === 'es' ? 'cita' : 'appointment'}-${appointment.id}.ics`,
-    body: appointmentCalendar(ctx, appointment, people, language, clinicName, ctx.now()),
+    body: appointmentCalendar(ctx, appointment, people, reader, clinicName, ctx.now()),
   };
 }

@@ -12,6 +12,7 @@ import { emailOutbox, users } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
 import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
+import { escapeIcsText } from '../../lib/ics.js';
 import type { OutgoingEmail } from '../email/mailer.js';
 
 // Wednesday 2026-03-25 10:00 UTC; doctors in Madrid (UTC+1) open 09:00–13:00 every day.
@@ -100,6 +101,15 @@ describe('appointment emails and calendar files', () => {
     const attachment = toPatient?.attachments?.[0];
     expect(attachment?.contentType).toContain('text/calendar');
     expect(unfold(attachment?.content ?? '')).toContain('DTSTART:20260327T080000Z');
+    // The absolute time is UTC; the description says it to a person, in their zone and words.
+    const descriptionOf = (message: OutgoingEmail | undefined) =>
+      unfold(message?.attachments?.[0]?.content ?? '').find((line) => line.startsWith('DESCRIPTION:'));
+    expect(descriptionOf(toPatient)).toContain(
+      escapeIcsText('viernes, 27 de marzo de 2026, 2:00 (hora de Ciudad de México)'),
+    );
+    expect(descriptionOf(toDoctor)).toContain(
+      escapeIcsText('Friday, March 27, 2026 at 9:00 AM (Madrid time)'),
+    );
   });
 
   it('stores booking, change and cancellation emails; the reason reaches only the patient', async () => {
@@ -150,8 +160,16 @@ describe('appointment emails and calendar files', () => {
     expect(lines).toContain(`LOCATION:${testAppOrigin}/admin/appointments/${appointment.id}`);
     const sequence0 = Number(lines.find((line) => line.startsWith('SEQUENCE:'))?.slice(9));
 
+    // The reader's own zone, named in words: the patient lives in Mexico City, the doctor in Madrid.
+    expect(lines.find((line) => line.startsWith('DESCRIPTION:'))).toContain(
+      escapeIcsText('viernes, 27 de marzo de 2026, 5:00 (hora de Ciudad de México)'),
+    );
     const inEnglish = unfold((await calendar(doctor.token, appointment.id)).body);
     expect(inEnglish.find((line) => line.startsWith('SUMMARY:'))).toMatch(/^SUMMARY:Appointment at /);
+    expect(inEnglish.find((line) => line.startsWith('DESCRIPTION:'))).toContain(
+      escapeIcsText('Friday, March 27, 2026 at 12:00 PM (Madrid time)'),
+    );
+    expect(`${lines.join('')}${inEnglish.join('')}`).not.toMatch(/America\/|Europe\//);
 
     expect((await calendar(stranger.token, appointment.id)).statusCode).toBe(404);
     expect((await calendar(patient.token, '00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
