@@ -66,6 +66,7 @@ import { recordsRoutes } from './modules/records/records.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/documents/documents.routes.js';
+import { receptionRoutes } from './modules/reception/reception.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -298,6 +299,7 @@ export async function buildApp({
         await api.register(diagnosesRoutes, { services });
         await api.register(prescriptionsRoutes, { services, storage });
         await api.register(recordsRoutes, { services });
+        await api.register(receptionRoutes, { services });
         await api.register(notesRoutes, { services, storage });
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });

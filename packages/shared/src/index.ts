@@ -22,6 +22,7 @@ export * from './web-routes.js';
 export * from './display-text.js';
 export * from './prescriptions.js';
 export * from './records.js';
+export * from './reception.js';
 export * from './notes.js';
 export * from './documents.js';
 export * from './export.js';

@@ -181,11 +181,12 @@ export async function updateAppointmentIfStatus(
   return row ?? null;
 }
 
-/** Whether the user holds the `patient` role and an active account. */
+/** Whether the user holds the `patient` role and an account that is not disabled. */
 export async function isActivePatient(db: Database, userId: string): Promise<boolean> {
   const [row] = await db
     .select({ roleKeys: users.roleKeys, status: users.status })
     .from(users)
     .where(eq(users.id, userId));
-  return row !== undefined && row.status === 'active' && row.roleKeys.includes('patient');
+  // Pending accounts count: a patient registered by reception is booked before setting a password.
+  return row !== undefined && row.status !== 'disabled' && row.roleKeys.includes('patient');
 }

@@ -446,6 +446,11 @@ export const invitationPayloadSchema = z.object({
   name: z.string(),
   roleKeys: z.array(z.string()),
   language: z.enum(['es', 'en']),
+  /**
+   * Set when the account already exists: a patient registered by reception (pending, no
+   * password), whom accepting completes instead of creating.
+   */
+  userId: z.string().optional(),
 });
 export type InvitationPayload = z.infer<typeof invitationPayloadSchema>;
 
@@ -487,6 +492,16 @@ export async function acceptInvitation(
   const user = await ctx.db.db.transaction(async (tx) => {
     if ((await consumeToken(tx, 'invitation', hashSecretToken(input.token), now)) === null) {
       throw invalidToken();
+    }
+    const existingId = invitation.payload.userId;
+    if (existingId !== undefined) {
+      return completeRegisteredAccount(tx, existingId, invitation.payload.email, {
+        name,
+        timeZone: input.timeZone,
+        passwordHash,
+        now,
+        ip: ctx.request.ip,
+      });
     }
     const created = await insertUserIfEmailFree(tx, {
       email: invitation.payload.email,
@@ -534,6 +549,47 @@ export async function acceptInvitation(
     },
   });
   return signedIn;
+}
+
+/**
+ * Accepting an invitation for an account reception registered: the account must still be the
+ * pending, password-less one of that email; it gets the password, becomes active and verified
+ * (the link proved the address), and records the terms accepted on the invitation page.
+ */
+async function completeRegisteredAccount(
+  tx: ServiceContext['db']['db'],
+  userId: string,
+  email: string,
+  changes: { name: string; timeZone: string | undefined; passwordHash: string; now: Date; ip: string | null },
+): Promise<UserRow> {
+  const existing = await findUserById(tx, userId);
+  if (
+    existing === null ||
+    existing.email !== email ||
+    existing.status !== 'pending' ||
+    existing.passwordHash !== null
+  ) {
+    throw invalidToken();
+  }
+  const updated = await updateUser(tx, existing.id, {
+    name: changes.name,
+    timeZone: changes.timeZone ?? existing.timeZone,
+    passwordHash: changes.passwordHash,
+    status: 'active',
+    emailVerifiedAt: changes.now,
+    updatedAt: changes.now,
+  });
+  if (updated === null) {
+    throw invalidToken();
+  }
+  await tx.insert(consents).values({
+    userId: updated.id,
+    kind: 'terms',
+    version: termsVersion,
+    acceptedAt: changes.now,
+    ip: changes.ip,
+  });
+  return updated;
 }
 
 /** The user's language as the type the templates take. */
