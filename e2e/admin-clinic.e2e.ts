@@ -101,8 +101,13 @@ describe('clinic administration in the browser', () => {
     const rows = page.getByTestId('list-row');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(await page.getByTestId('audit-filter-action').inputValue()).toBe('settings.updated');
+    // Each row names the action in words; its code stays in the row's data only (issue 20).
     const actions = await page.getByTestId('audit-row-action').allTextContents();
-    expect(new Set(actions)).toEqual(new Set(['settings.updated']));
+    expect(new Set(actions)).toEqual(new Set(['Configuración de la clínica modificada']));
+    const codes = await page
+      .getByTestId('audit-row-action')
+      .evaluateAll((cells) => cells.map((cell) => cell.getAttribute('data-action')));
+    expect(new Set(codes)).toEqual(new Set(['settings.updated']));
     await rows.first().getByTestId('list-row-link').click();
     const details = page.getByTestId('audit-details-json');
     await details.waitFor();
@@ -114,7 +119,9 @@ describe('clinic administration in the browser', () => {
     // Every view of the log is itself audited: a later load shows the earlier views.
     await page.goto(`${server.baseUrl}/admin/audit?action=audit.viewed`);
     await expect.poll(() => page.getByTestId('list-row').count(), { timeout: 10_000 }).toBeGreaterThan(0);
-    expect(await page.getByTestId('audit-row-action').first().textContent()).toBe('audit.viewed');
+    expect(await page.getByTestId('audit-row-action').first().textContent()).toBe(
+      'Registro de auditoría consultado',
+    );
     await page.context().close();
   });
 

@@ -26,3 +26,5 @@ export * from './reception.js';
 export * from './notes.js';
 export * from './documents.js';
 export * from './export.js';
+export * from './audit-actions.js';
+export * from './email-templates.js';

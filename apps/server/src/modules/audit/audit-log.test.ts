@@ -20,6 +20,7 @@ import { writeSetting } from '../settings/settings.repository.js';
 import { invalidateClinicSettingsCache, settingKeys } from '../settings/settings.service.js';
 import { csvCell } from '../../lib/csv.js';
 import { exportAuditLog } from './audit-log.service.js';
+import type { AuditTargetType } from '@telemedicina/shared';
 import { recordAuditEvent, type AuditAction } from './audit.service.js';
 
 let context: TestContext;
@@ -28,8 +29,11 @@ let englishAdmin: SignedInClient;
 let ana: TestUser;
 let bruno: TestUser;
 
-/** Every seeded event has this record type, so filters can ignore the events tests cause. */
-const seededType = 'test-record';
+/**
+ * Every seeded event has this record type, so filters can ignore the events tests cause. No server
+ * code writes it (hence the cast past the shared list of record types).
+ */
+const seededType = 'test-record' as AuditTargetType;
 
 async function seed(
   at: string,

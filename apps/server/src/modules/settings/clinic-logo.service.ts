@@ -145,7 +145,7 @@ async function currentLogoId(db: ServiceContext['db']['db']): Promise<string | n
 function logoChanged(before: string | null, after: string | null) {
   return {
     action: 'settings.updated' as const,
-    targetType: 'settings',
+    targetType: 'settings' as const,
     targetId: 'clinic',
     details: { changes: { [settingKeys.clinicLogoFileId]: { before, after } } },
   };

@@ -9,6 +9,8 @@ import { formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';
 import classes from './Audit.module.css';
 import { outcomeColors } from './outcome-colors';
+import { CopyableId } from '../../../components/copyable-id/CopyableId';
+import { useAuditLabels } from '../audit-labels';
 
 /** The details object as indented JSON text (rendered as text, never as HTML). */
 export function formatDetails(details: Record<string, unknown>): string {
@@ -21,6 +23,7 @@ export function formatDetails(details: Record<string, unknown>): string {
  */
 export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null; timeZone: string }) {
   const { t } = useTranslation();
+  const { actionLabel, targetTypeLabel } = useAuditLabels();
   const language = useLanguage();
   const [searchParams, setSearchParams] = useSearchParams();
   const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
@@ -59,9 +62,14 @@ export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null
       {event ? (
         <Stack gap="lg">
           <Group gap="sm" wrap="wrap">
-            <Text ff="monospace" fw={700} className={classes.wrap} data-testid="audit-details-action">
-              {event.action}
-            </Text>
+            <Stack gap={0}>
+              <Text fw={700} className={classes.wrap} data-testid="audit-details-action">
+                {actionLabel(event.action)}
+              </Text>
+              <Text size="xs" c="gray.7" ff="monospace" className={classes.wrap}>
+                {event.action}
+              </Text>
+            </Stack>
             <Badge variant="light" tt="none" color={outcomeColors[event.outcome]}>
               {t(`audit.outcome.${event.outcome}`)}
             </Badge>
@@ -81,22 +89,14 @@ export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null
                 : event.actorUserId
                   ? t('audit.deletedUser')
                   : t('audit.anonymous')}
-              {event.actorUserId ? (
-                <Text span size="xs" c="gray.7" fw={400} ff="monospace" className={classes.block}>
-                  {event.actorUserId}
-                </Text>
-              ) : null}
+              {event.actorUserId ? <CopyableId value={event.actorUserId} /> : null}
             </dd>
             <dt>{t('audit.details.record')}</dt>
             <dd className={classes.wrap}>
               {event.targetType ? (
                 <>
-                  {event.targetType}
-                  {event.targetId ? (
-                    <Text span size="xs" c="gray.7" fw={400} ff="monospace" className={classes.block}>
-                      {event.targetId}
-                    </Text>
-                  ) : null}
+                  {targetTypeLabel(event.targetType)}
+                  {event.targetId ? <CopyableId value={event.targetId} testId="audit-details-target-id" /> : null}
                   <Anchor
                     component={Link}
                     to={recordHref(event)}
@@ -120,7 +120,7 @@ export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null
               </Text>
             </dd>
             <dt>{t('audit.details.requestId')}</dt>
-            <dd className={`${classes.mono} ${classes.wrap}`}>{event.requestId ?? '—'}</dd>
+            <dd>{event.requestId ? <CopyableId value={event.requestId} /> : '—'}</dd>
           </dl>
           <Stack gap={6}>
             <Text size="sm" fw={600}>

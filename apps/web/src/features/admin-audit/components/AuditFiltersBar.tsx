@@ -5,6 +5,8 @@ import {
   Group,
   NativeSelect,
   Select,
+  Stack,
+  Text,
   TextInput,
   type AutocompleteProps,
   type TextInputProps,
@@ -20,6 +22,7 @@ import { listSearchDebounceMs } from '../../../lib/use-list-params';
 import { auditExportUrl, type AuditFilters } from '../api/get-audit-events';
 import { useAuditFacets } from '../api/get-facets';
 import type { AuditListParams } from '../audit-filters';
+import { useAuditLabels } from '../audit-labels';
 import classes from './Audit.module.css';
 
 /**
@@ -102,6 +105,7 @@ function ActionFilter({
  */
 export function AuditFiltersBar({ params, filters }: { params: AuditListParams; filters: AuditFilters }) {
   const { t } = useTranslation();
+  const { actionLabel, targetTypeLabel } = useAuditLabels();
   const facets = useAuditFacets();
   const [, setSearchParams] = useSearchParams();
   const isWide = useMediaQuery('(min-width: 48em)', true) ?? true;
@@ -166,6 +170,14 @@ export function AuditFiltersBar({ params, filters }: { params: AuditListParams; 
         label={t('audit.filters.action')}
         placeholder={t('audit.filters.actionPlaceholder')}
         data={facets.data?.actions ?? []}
+        renderOption={({ option }) => (
+          <Stack gap={0}>
+            <Text size="sm">{actionLabel(option.value)}</Text>
+            <Text size="xs" c="gray.7" ff="monospace">
+              {option.value}
+            </Text>
+          </Stack>
+        )}
         value={filters.action}
         onCommit={(value) => params.setFilter('action', value)}
         classNames={{ input: classes.monospaceInput }}
@@ -174,7 +186,7 @@ export function AuditFiltersBar({ params, filters }: { params: AuditListParams; 
       <Select
         label={t('audit.filters.targetType')}
         placeholder={t('audit.filters.any')}
-        data={typeChoices}
+        data={typeChoices.map((value) => ({ value, label: targetTypeLabel(value) }))}
         value={filters.targetType ?? null}
         onChange={(value) => params.setFilter('targetType', value)}
         clearable

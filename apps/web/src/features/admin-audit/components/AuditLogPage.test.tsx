@@ -99,7 +99,12 @@ describe('audit log against a real HTTP server', { timeout: 30_000 }, () => {
     expect(listUrls()).toEqual(['/api/v1/audit-events?page=1&pageSize=20&targetId=u-9']);
     expect(rows.map((row) => row.getAttribute('data-id'))).toEqual(['7', '6']);
     expect(rows[0]!.textContent).toContain('ana@clinica.example');
-    expect(within(rows[0]!).getByTestId('audit-row-action').textContent).toBe('settings.updated');
+    // The action and the record read as words; the record's id is not in the list (issue 20).
+    expect(within(rows[0]!).getByTestId('audit-row-action').textContent).toBe(
+      'Configuración de la clínica modificada',
+    );
+    expect(within(rows[0]!).getByTestId('audit-row-target').textContent).toBe('Configuración');
+    expect(rows[0]!.textContent).not.toContain('settings.updated');
     expect(within(rows[0]!).getByTestId('audit-row-at').textContent).toMatch(/18:45/);
     expect(rows[1]!.textContent).toContain('Anónimo');
     expect(within(rows[1]!).getByTestId('audit-row-outcome').textContent).toBe('Denegado');
@@ -143,7 +148,13 @@ describe('audit log against a real HTTP server', { timeout: 30_000 }, () => {
     await user.click(links[0]!);
     await waitFor(() => expect(currentPath(router)).toBe('/admin/audit?event=7'));
     const drawer = await screen.findByTestId('audit-details');
-    expect(within(drawer).getByTestId('audit-details-action').textContent).toBe('settings.updated');
+    expect(within(drawer).getByTestId('audit-details-action').textContent).toBe(
+      'Configuración de la clínica modificada',
+    );
+    // The detail view holds the record's id, whole and copyable.
+    const targetId = within(drawer).getByTestId('audit-details-target-id');
+    expect(targetId.textContent).toBe('clinic');
+    expect(within(targetId).getByRole('button', { name: 'Copiar el identificador' })).toBeTruthy();
     expect(within(drawer).getByTestId('audit-details-actor').textContent).toContain(
       'Ana Pérez <ana@clinica.example>',
     );

@@ -24,6 +24,7 @@ import classes from './Audit.module.css';
 import { AuditEventDrawer } from './AuditEventDrawer';
 import { AuditFiltersBar } from './AuditFiltersBar';
 import { outcomeColors } from './outcome-colors';
+import { useAuditLabels } from '../audit-labels';
 import { useViewerTimeZone } from '../../../lib/use-clock';
 
 /**
@@ -51,6 +52,7 @@ export function AuditLogPage() {
 
 function AuditList() {
   const { t } = useTranslation();
+  const { actionLabel, targetTypeLabel } = useAuditLabels();
   const language = useLanguage();
   const timeZone = useViewerTimeZone();
   const [searchParams] = useSearchParams();
@@ -108,12 +110,13 @@ function AuditList() {
           </Text>
           <Text
             size="xs"
-            ff="monospace"
+            fw={600}
             hiddenFrom="sm"
             className={classes.wrap}
             data-testid="audit-row-action-mobile"
+            data-action={event.action}
           >
-            {event.action}
+            {actionLabel(event.action)}
           </Text>
           <Text size="xs" c="gray.7" hiddenFrom="sm" className={classes.wrap}>
             {event.actor
@@ -131,8 +134,8 @@ function AuditList() {
       title: t('audit.columns.action'),
       visibleFrom: 'sm',
       render: (event) => (
-        <Text size="sm" ff="monospace" className={classes.wrap} data-testid="audit-row-action">
-          {event.action}
+        <Text size="sm" className={classes.wrap} data-testid="audit-row-action" data-action={event.action}>
+          {actionLabel(event.action)}
         </Text>
       ),
     },
@@ -142,14 +145,10 @@ function AuditList() {
       visibleFrom: 'md',
       render: (event) =>
         event.targetType ? (
-          <Stack gap={0} className={classes.cellText}>
-            <Text size="sm">{event.targetType}</Text>
-            {event.targetId ? (
-              <Text size="xs" c="gray.7" ff="monospace" className={classes.targetId} title={event.targetId}>
-                {event.targetId}
-              </Text>
-            ) : null}
-          </Stack>
+          // The record's kind only: its id is on the event's detail view (copyable), not cut off here.
+          <Text size="sm" className={classes.wrap} data-testid="audit-row-target">
+            {targetTypeLabel(event.targetType)}
+          </Text>
         ) : (
           <Text size="sm" c="gray.7">
             —

@@ -12,6 +12,7 @@ import { useOutboxMessage } from '../api/get-outbox-message';
 import { splitLinks, toEmailDocument } from '../email-document';
 import classes from './Outbox.module.css';
 import { outboxStatusColors } from '../status-colors';
+import { useTemplateLabel } from '../template-label';
 
 /** One stored email: who, what, when, its attachments (download links), its HTML (sandboxed) and its text version with live links. */
 export function OutboxMessageDialog({
@@ -24,6 +25,7 @@ export function OutboxMessageDialog({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
+  const templateLabel = useTemplateLabel();
   const language = useLanguage();
   const errorText = useApiErrorText();
   const isPhone = useMediaQuery('(max-width: 36em)') ?? false;
@@ -63,13 +65,13 @@ export function OutboxMessageDialog({
             <dd>{formatDateTime(message.data.createdAt, language, timeZone)}</dd>
             <dt>{t('outbox.columns.status')}</dt>
             <dd>
-              <Badge variant="light" color={outboxStatusColors[message.data.status]}>
+              <Badge variant="light" tt="none" color={outboxStatusColors[message.data.status]}>
                 {t(`outbox.status.${message.data.status}`)}
               </Badge>
             </dd>
             <dt>{t('outbox.columns.template')}</dt>
             <dd>
-              {message.data.template} · {t(`languages.${message.data.language}.name`)}
+              {templateLabel(message.data.template)} · {t(`languages.${message.data.language}.name`)}
             </dd>
             {message.data.error ? (
               <>

@@ -31,6 +31,7 @@ import { formatDateTime } from '../../../lib/format';
 import { uiState, useHasAnyPermission, useLanguage, useSectionSearchText } from '../../../lib/ui-state';
 import { useOutbox, type OutboxStatus } from '../api/get-outbox';
 import { outboxStatusColors } from '../status-colors';
+import { useTemplateLabel } from '../template-label';
 import classes from './Outbox.module.css';
 import { OutboxMessageDialog } from './OutboxMessageDialog';
 import { useViewerTimeZone } from '../../../lib/use-clock';
@@ -73,6 +74,7 @@ export function OutboxPage() {
 
 function OutboxList() {
   const { t } = useTranslation();
+  const templateLabel = useTemplateLabel();
   const language = useLanguage();
   const errorText = useApiErrorText();
   const timeZone = useViewerTimeZone();
@@ -217,13 +219,15 @@ function OutboxList() {
                       {item.to}
                     </Table.Td>
                     <Table.Td visibleFrom="md">
-                      <Text size="sm" c="gray.7">
-                        {item.template}
+                      <Text size="sm" c="gray.7" data-testid="outbox-row-template">
+                        {templateLabel(item.template)}
                       </Text>
                     </Table.Td>
                     <Table.Td>
                       <Badge
                         variant="light"
+                        tt="none"
+                        className={classes.badge}
                         color={outboxStatusColors[item.status]}
                         data-testid="outbox-row-status"
                       >

@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Stack, Text } from '@mantine/core';
-import type { RecordAccessEntry } from '@telemedicina/shared';
+import { recordAccessActions, type AuditAction, type RecordAccessEntry } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { ListTable, type ListTableColumn } from '../../../components/list-table';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
@@ -12,23 +12,6 @@ import { useListParams } from '../../../lib/use-list-params';
 import { useRecordAccess } from '../api/get-record-access';
 import { useViewerTimeZone } from '../../../lib/use-clock';
 
-const knownActions = [
-  'record.viewed',
-  'record.updated',
-  'record.emergency_access',
-  'record.exported',
-  'prescription.issued',
-  'prescription.viewed',
-  'prescription.cancelled',
-  'document.uploaded',
-  'document.removed',
-  'note.created',
-  'note.edited',
-  'note.diagnoses_set',
-  'note.signed',
-  'note.addendum_added',
-  'vitals.reported',
-] as const;
 const knownRoles = ['doctor', 'staff', 'admin', 'patient'] as const;
 const knownSections = [
   'chart',
@@ -42,6 +25,24 @@ const knownSections = [
   'notes',
   'vitals',
 ] as const;
+
+/**
+ * The words for one action in the patient's access log: every action the server can list there
+ * (`recordAccessActions`, from the shared audit list) has its own (RecordAccessPage.test.tsx checks
+ * both languages); one from another server version reads "another action on your record".
+ */
+export function recordAccessActionKey(action: string): string {
+  if (!recordAccessActions.includes(action as AuditAction)) {
+    return 'accessLog.actions.other';
+  }
+  const special: Partial<Record<string, string>> = {
+    'record.viewed': 'accessLog.actions.viewed',
+    'record.updated': 'accessLog.actions.updated',
+    'record.emergency_access': 'accessLog.actions.emergency',
+    'record.exported': 'accessLog.actions.exported',
+  };
+  return special[action] ?? `accessLog.actions.${action.replace('.', '_')}`;
+}
 
 /**
  * `/admin/profile/record-access`: the patient's access log — who viewed or changed their record
@@ -66,23 +67,10 @@ function AccessLog() {
   const result = useRecordAccess({ page: params.query.page, pageSize: params.query.pageSize });
 
   const actionText = (entry: RecordAccessEntry) => {
-    const action = knownActions.find((known) => known === entry.action);
     const section = knownSections.find((known) => known === entry.section);
-    if (action === 'record.viewed' || action === 'record.updated') {
-      return t(`accessLog.actions.${action === 'record.viewed' ? 'viewed' : 'updated'}`, {
-        section: t(`accessLog.sections.${section ?? 'chart'}`),
-      });
-    }
-    if (action === 'record.emergency_access') {
-      return t('accessLog.actions.emergency');
-    }
-    if (action === 'record.exported') {
-      return t('accessLog.actions.exported');
-    }
-    if (action !== undefined) {
-      return t(`accessLog.actions.${action.replace('.', '_') as 'prescription_issued'}`);
-    }
-    return t('accessLog.actions.other');
+    return t(recordAccessActionKey(entry.action) as 'accessLog.actions.viewed', {
+      section: t(`accessLog.sections.${section ?? 'chart'}`),
+    });
   };
 
   const columns: ListTableColumn<RecordAccessEntry>[] = [
