@@ -155,6 +155,26 @@ describe('sign-in page against a real HTTP server', { timeout: 30_000 }, () => {
     await waitFor(() => expect(currentPath(router)).toBe(target), slow);
   });
 
+  it('a guarded deep link says why it asks to sign in, and signing in returns there (issue 20)', async () => {
+    api.routes['POST /api/v1/auth/login'] = (_request, response) => sendJson(response, 200, sampleMe());
+    api.routes['GET /api/v1/outbox'] = (_request, response) =>
+      sendJson(response, 200, { data: [], page: 1, pageSize: 20, total: 0 });
+    const { router } = renderApp('/admin/outbox?page=2');
+    const notice = await screen.findByTestId('signin-notice', {}, slow);
+    expect(currentPath(router)).toBe('/?returnTo=%2Fadmin%2Foutbox%3Fpage%3D2');
+    expect(notice.getAttribute('data-reason')).toBe('returnTo');
+    expect(notice.textContent).toBe('Inicie sesión para ver esta página. Después le llevaremos a ella.');
+    await fillCredentials();
+    await waitFor(() => expect(currentPath(router)).toBe('/admin/outbox?page=2'), slow);
+    expect(await screen.findByTestId('outbox-page', {}, slow)).toBeTruthy();
+  });
+
+  it('says nothing about a page when sign-in was opened directly, or with a return path it refuses', async () => {
+    renderApp('/?returnTo=%2F%2Fevil.example');
+    await screen.findByTestId('signin-page', {}, slow);
+    expect(screen.queryByTestId('signin-notice')).toBeNull();
+  });
+
   it('sends a signed-in visitor straight to the admin area', async () => {
     api.routes['GET /api/v1/me'] = (_request, response) => sendJson(response, 200, sampleMe());
     const { router } = renderApp('/');

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { DelayedLoader } from '../../../components/delayed-loader/DelayedLoader';
-import { signedInTarget } from '../../../lib/return-to';
+import { sanitizeReturnTo, signedInTarget } from '../../../lib/return-to';
 import { storeMe, useMe } from '../../../lib/session';
 import { sessionState, type SessionEndReason } from '../../../lib/session-state';
 import { SignInForm } from '../sign-in/SignInForm';
@@ -35,6 +35,7 @@ export function SignInPage() {
   return (
     <SignInForm
       notice={notice}
+      isReturning={sanitizeReturnTo(searchParams.get('returnTo')) !== null}
       onSignedIn={(signedIn) => storeMe(queryClient, signedIn)}
       onNavigate={(path) => void navigate(path)}
     />

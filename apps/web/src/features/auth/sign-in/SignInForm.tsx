@@ -3,6 +3,7 @@ import {
   IconAlertCircle,
   IconArrowLeft,
   IconInfoCircle,
+  IconLock,
   IconLogin2,
   IconMailForward,
 } from '@tabler/icons-react';
@@ -21,6 +22,11 @@ import { checkEmail, checkPassword, checkSecondFactorCode } from './credentials'
 export interface SignInFormProps {
   /** How the last session on this page ended, shown once above the form. */
   notice: SessionEndReason | null;
+  /**
+   * The person followed a link to a page that needs a session (`/?returnTo=…`): the form says so
+   * (unless how their session ended already explains it), and sign-in leads back there.
+   */
+  isReturning?: boolean;
   /** The server accepted the credentials (and second factor): the page's session is `me`'s. */
   onSignedIn: (me: MeResponse) => void;
   /** A link of the form was followed (forgot password, register): an in-app path. */
@@ -33,7 +39,7 @@ export interface SignInFormProps {
  * the signed-out start page can show it before the rest of the application is downloaded
  * (`main.tsx`); inside the application the `/` route renders it too (`SignInPage`).
  */
-export function SignInForm({ notice, onSignedIn, onNavigate }: SignInFormProps) {
+export function SignInForm({ notice, isReturning = false, onSignedIn, onNavigate }: SignInFormProps) {
   const { t } = useTranslation();
   const [credentials, setCredentials] = useState<LoginRequest | null>(null);
   const [isPending, setIsPending] = useState(false);
@@ -52,6 +58,7 @@ export function SignInForm({ notice, onSignedIn, onNavigate }: SignInFormProps) 
   return credentials === null ? (
     <CredentialsStep
       notice={notice}
+      isReturning={isReturning}
       isPending={isPending}
       submit={submit}
       onNavigate={onNavigate}
@@ -101,12 +108,14 @@ function checkCredentials(email: string, password: string): FieldErrors<'email' 
 
 function CredentialsStep({
   notice,
+  isReturning,
   isPending,
   submit,
   onNavigate,
   onSecondFactorRequired,
 }: {
   notice: SessionEndReason | null;
+  isReturning: boolean;
   isPending: boolean;
   submit: Submit;
   onNavigate: (path: string) => void;
@@ -197,6 +206,17 @@ function CredentialsStep({
           role="status"
         >
           {t(`auth.signIn.notice.${notice}`)}
+        </Alert>
+      ) : isReturning ? (
+        <Alert
+          color="blue"
+          variant="light"
+          icon={<IconLock />}
+          data-testid="signin-notice"
+          data-reason="returnTo"
+          role="status"
+        >
+          {t('auth.signIn.notice.returnTo')}
         </Alert>
       ) : null}
       <form onSubmit={(event) => void handleSubmit(event)} noValidate>

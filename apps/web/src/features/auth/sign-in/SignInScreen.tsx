@@ -1,5 +1,6 @@
 import type { MeResponse } from '@telemedicina/shared';
 import { useEffect, useState } from 'react';
+import { sanitizeReturnTo } from '../../../lib/return-to';
 import { sessionState, type SessionEndReason } from '../../../lib/session-state';
 import { AuthFrame } from '../components/AuthFrame';
 import { SignInForm } from './SignInForm';
@@ -23,7 +24,10 @@ export function SignInScreen({
   }, []);
   return (
     <AuthFrame onNavigate={onNavigate}>
-      <SignInForm notice={notice} onSignedIn={onSignedIn} onNavigate={onNavigate} />
+      <SignInForm
+        notice={notice}
+        isReturning={sanitizeReturnTo(new URLSearchParams(window.location.search).get('returnTo')) !== null}
+        onSignedIn={onSignedIn} onNavigate={onNavigate} />
     </AuthFrame>
   );
 }
