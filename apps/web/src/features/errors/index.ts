@@ -1,2 +1,3 @@
 export { NotFoundPage } from './NotFoundPage';
 export { ServerErrorPage } from './ServerErrorPage';
+export { NotFoundContent } from './NotFoundContent';
