@@ -19,6 +19,7 @@ export * from './visit-timing.js';
 export * from './time-zone-names.js';
 export * from './visits.js';
 export * from './web-routes.js';
+export * from './portal.js';
 export * from './display-text.js';
 export * from './prescriptions.js';
 export * from './records.js';

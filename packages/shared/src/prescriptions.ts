@@ -140,6 +140,8 @@ export const prescriptionSummarySchema = z.object({
   issuedAt: z.string(),
   itemsCount: z.number().int(),
   medications: z.array(z.string()),
+  /** The visit it was issued in, when there was one (the portal lists it under that visit). */
+  appointmentId: z.string().nullable().optional(),
 });
 export type PrescriptionSummary = z.infer<typeof prescriptionSummarySchema>;
 

@@ -107,6 +107,61 @@ describe('routes', () => {
     expect((await screen.findByTestId('error-page-title')).textContent).toBe('Sitio no encontrado');
   });
 
+  describe('the patient portal and the admin area', () => {
+    const patientPermissions = [
+      'doctors.read',
+      'appointments.book.self',
+      'appointments.read.own',
+      'records.read.own',
+    ];
+    const answerMe = (permissions: string[]) => {
+      api.routes['GET /api/v1/me'] = (_request, response) =>
+        sendJson(response, 200, sampleMe({ permissions }));
+    };
+    beforeAll(() => {
+      api.routes['GET /api/v1/appointments'] = (_request, response) =>
+        sendJson(response, 200, { data: [], page: 1, pageSize: 20, total: 0 });
+    });
+    afterAll(() => {
+      delete api.routes['GET /api/v1/appointments'];
+      answerMe(['outbox.read', 'users.read']);
+    });
+
+    it("draws a patient's home in the portal's frame, without the staff's navigation or search", async () => {
+      answerMe(patientPermissions);
+      renderAt(['/portal']);
+      expect(await screen.findByTestId('portal-home', {}, { timeout: 20_000 })).toBeTruthy();
+      expect(screen.getByTestId('portal-layout')).toBeTruthy();
+      expect(screen.queryByTestId('admin-navigation')).toBeNull();
+      expect(screen.queryByTestId('global-search')).toBeNull();
+      expect(await screen.findByTestId('portal-find-doctor')).toBeTruthy();
+    });
+
+    it('takes a patient who follows an old /admin link to the same page in the portal, query string kept', async () => {
+      answerMe(patientPermissions);
+      const router = renderAt(['/admin/appointments?status=cancelled&page=2']);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/portal/appointments'), {
+        timeout: 20_000,
+      });
+      expect(router.state.location.search).toBe('?status=cancelled&page=2');
+      expect(await screen.findByTestId('portal-layout')).toBeTruthy();
+      await act(() => router.navigate('/admin'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
+      // A staff-only section has no portal page: the portal's home.
+      await act(() => router.navigate('/admin/users'));
+      await waitFor(() => expect(router.state.location.pathname).toBe('/portal'));
+    });
+
+    it('takes staff who open a portal address to the same page in the admin area', async () => {
+      answerMe(['doctors.read', 'appointments.read.any', 'appointments.book.any']);
+      const router = renderAt(['/portal/doctors?q=ana']);
+      await waitFor(() => expect(router.state.location.pathname).toBe('/admin/doctors'), { timeout: 20_000 });
+      expect(router.state.location.search).toBe('?q=ana');
+      expect(await screen.findByTestId('admin-navigation')).toBeTruthy();
+      expect(screen.queryByTestId('portal-layout')).toBeNull();
+    });
+  });
+
   it('the error page button goes one step back in history', async () => {
     const user = userEvent.setup();
     vi.stubGlobal('history', { length: 3, back: () => void router.navigate(-1) });

@@ -164,6 +164,65 @@ export const routes: RouteObject[] = [
           },
         ],
       },
+      // The patient portal (issue 20): the patient's pages in their own light frame. The pages are
+      // the same feature pages the admin area draws; staff opening these addresses go to /admin.
+      {
+        path: 'portal',
+        element: <RequireSession />,
+        children: [
+          {
+            lazy: async () => ({ Component: (await import('./PortalShell')).PortalShell }),
+            children: [
+              {
+                index: true,
+                lazy: async () => ({ Component: (await import('../features/portal')).PortalHomePage }),
+              },
+              { path: 'doctors', lazy: async () => ({ Component: (await doctors()).DoctorsPage }) },
+              { path: 'doctors/:id', lazy: async () => ({ Component: (await doctors()).DoctorPage }) },
+              {
+                path: 'appointments',
+                lazy: async () => ({ Component: (await appointments()).AppointmentsPage }),
+              },
+              {
+                path: 'appointments/:id',
+                lazy: async () => ({ Component: (await import('./AppointmentRoute')).AppointmentRoute }),
+              },
+              {
+                path: 'visits/:appointmentId',
+                lazy: async () => ({ Component: (await import('./VisitRoute')).VisitRoute }),
+              },
+              {
+                path: 'visits/:appointmentId/check',
+                lazy: async () => ({ Component: (await visit()).DeviceCheckPage }),
+              },
+              {
+                path: 'prescriptions/:id',
+                lazy: async () => ({ Component: (await prescriptions()).PrescriptionPage }),
+              },
+              {
+                path: 'my-record',
+                lazy: async () => ({ Component: (await import('./ChartRoutes')).MyRecordRoute }),
+              },
+              {
+                path: 'profile',
+                lazy: async () => ({ Component: (await profile()).ProfileLayout }),
+                children: [
+                  { index: true, lazy: async () => ({ Component: (await profile()).ProfileDetailsPage }) },
+                  { path: 'photo', lazy: async () => ({ Component: (await profile()).ProfilePhotoPage }) },
+                  {
+                    path: 'security',
+                    lazy: async () => ({ Component: (await profile()).ProfileSecurityPage }),
+                  },
+                ],
+              },
+              {
+                path: 'profile/record-access',
+                lazy: async () => ({ Component: (await records()).RecordAccessPage }),
+              },
+            ],
+          },
+        ],
+      },
       { path: 'guest', lazy: async () => ({ Component: (await visit()).GuestPage }) },
       { path: 'verify', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
       { path: 'verify/:code', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },

@@ -1,4 +1,10 @@
-import type { MeResponse } from '@telemedicina/shared';
+import {
+  adminPathFor,
+  isPortalUser,
+  portalHomePath,
+  portalPathFor,
+  type MeResponse,
+} from '@telemedicina/shared';
 
 /** Where a signed-in person lands when there is no (acceptable) return path. */
 export const defaultSignedInPath = '/admin';
@@ -11,7 +17,7 @@ export const mfaEnrollmentPath = '/admin/profile/security';
  * inside the admin area is followed, so a crafted link (`/?returnTo=//evil.example`) cannot send
  * someone elsewhere after they typed their password: absolute URLs, protocol-relative `//host`,
  * backslashes (browsers read `/\host` as `//host`), control characters and anything that
- * normalises outside `/admin` are refused.
+ * normalises outside `/admin` and `/portal` are refused.
  */
 export function sanitizeReturnTo(value: string | null | undefined): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > 2048) {
@@ -31,7 +37,8 @@ export function sanitizeReturnTo(value: string | null | undefined): string | nul
   if (url.origin !== base) {
     return null;
   }
-  if (url.pathname !== defaultSignedInPath && !url.pathname.startsWith(`${defaultSignedInPath}/`)) {
+  const isInside = (area: string) => url.pathname === area || url.pathname.startsWith(`${area}/`);
+  if (!isInside(defaultSignedInPath) && !isInside(portalHomePath)) {
     return null;
   }
   return `${url.pathname}${url.search}${url.hash}`;
@@ -51,5 +58,12 @@ export function signedInTarget(me: MeResponse, returnTo: string | null | undefin
   if (me.session.mfaEnrollmentRequired) {
     return mfaEnrollmentPath;
   }
-  return sanitizeReturnTo(returnTo) ?? defaultSignedInPath;
+  const path = sanitizeReturnTo(returnTo);
+  // Patients live in the portal, staff in the admin area: a return path into the other one is
+  // followed to its equivalent there (an old `/admin/…` link a patient kept, a portal link shared
+  // with staff).
+  if (isPortalUser(me.permissions)) {
+    return (path && (portalPathFor(path) ?? path)) ?? portalHomePath;
+  }
+  return (path && (adminPathFor(path) ?? path)) ?? defaultSignedInPath;
 }

@@ -45,6 +45,7 @@ export function presentPrescriptionSummary(row: {
   doctorId: string;
   doctorName: string;
   medications: string[];
+  appointmentId?: string | null;
 }): PrescriptionSummary {
   return {
     id: row.id,
@@ -54,6 +55,7 @@ export function presentPrescriptionSummary(row: {
     issuedAt: row.issuedAt.toISOString(),
     itemsCount: row.medications.length,
     medications: row.medications,
+    appointmentId: row.appointmentId ?? null,
   };
 }
 

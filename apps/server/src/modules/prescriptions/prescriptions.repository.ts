@@ -109,6 +109,7 @@ export async function listPatientPrescriptions(db: Database, patientUserId: stri
       verificationCode: prescriptions.verificationCode,
       status: prescriptions.status,
       issuedAt: prescriptions.issuedAt,
+      appointmentId: prescriptions.appointmentId,
       doctorId: users.id,
       doctorName: users.name,
       medications: sql<

@@ -8,13 +8,15 @@ import {
   IconCalendarTime,
   IconDeviceLaptop,
   IconFileText,
+  IconRepeat,
+  IconSearch,
   IconVideo,
   IconX,
 } from '@tabler/icons-react';
-import type { Appointment } from '@telemedicina/shared';
-import { useState, type ReactNode } from 'react';
+import { visitCheckInOpensMinutesBefore, type Appointment } from '@telemedicina/shared';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useLocation, useParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
@@ -68,9 +70,17 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
   const permissions = usePermissions();
   const appointment = useAppointment(id);
   const [dialog, setDialog] = useState<'cancel' | 'reschedule' | null>(null);
+  // The patient's pages live in the portal: its own links stay there.
+  const area = useLocation().pathname.toLowerCase().startsWith('/portal') ? '/portal' : '/admin';
+  // Re-read every half minute: the main action changes when check-in opens, without a reload.
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), 30_000);
+    return () => window.clearInterval(timer);
+  }, []);
 
   const back = (
-    <Anchor component={Link} to="/admin/appointments" size="sm" data-testid="appointment-back">
+    <Anchor component={Link} to={`${area}/appointments`} size="sm" data-testid="appointment-back">
       <Group gap={4} component="span">
         <IconArrowLeft size={16} />
         {t('appointments.back')}
@@ -100,6 +110,36 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
   const capacity = capacityFor({ userId: viewerId, permissions }, item);
   const actions = appointmentActions(capacity, item);
   const doctorZone = item.doctor.timeZone;
+  // Before check-in opens, the main action is preparing (device check); joining comes first only
+  // once the waiting room is open (never the main button days before the visit).
+  const isCheckInOpen =
+    item.status === 'in_progress' ||
+    now >= new Date(item.startsAt).getTime() - visitCheckInOpensMinutesBefore * 60_000;
+
+  const joinButton = (
+    <Button
+      key="join"
+      component={Link}
+      to={`${area}/visits/${item.id}`}
+      variant={isCheckInOpen ? 'filled' : 'default'}
+      leftSection={<IconVideo size={18} />}
+      data-testid="appointment-join-visit"
+    >
+      {t('visit.join')}
+    </Button>
+  );
+  const checkButton = (
+    <Button
+      key="check"
+      component={Link}
+      to={`${area}/visits/${item.id}/check`}
+      variant={isCheckInOpen ? 'default' : 'filled'}
+      leftSection={<IconDeviceLaptop size={18} />}
+      data-testid="appointment-check-devices"
+    >
+      {t('visit.checkDevices')}
+    </Button>
+  );
 
   return (
     <Stack gap="lg">
@@ -140,27 +180,11 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
         </dl>
       </Paper>
       <div className={classes.actions}>
-        {isVisitOpen(item.status) ? (
-          <>
-            <Button
-              component={Link}
-              to={`/admin/visits/${item.id}`}
-              leftSection={<IconVideo size={18} />}
-              data-testid="appointment-join-visit"
-            >
-              {t('visit.join')}
-            </Button>
-            <Button
-              component={Link}
-              to={`/admin/visits/${item.id}/check`}
-              variant="default"
-              leftSection={<IconDeviceLaptop size={18} />}
-              data-testid="appointment-check-devices"
-            >
-              {t('visit.checkDevices')}
-            </Button>
-          </>
-        ) : null}
+        {isVisitOpen(item.status)
+          ? isCheckInOpen
+            ? [joinButton, checkButton]
+            : [checkButton, joinButton]
+          : null}
         {viewerId === item.doctor.id && permissions.includes('records.read') ? (
           <Button
             component={Link}
@@ -206,6 +230,37 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
           </Button>
         ) : null}
       </div>
+      {item.status === 'cancelled' && capacity === 'patient' ? (
+        <Alert
+          color="gray"
+          variant="light"
+          title={t('appointments.cancelledNext.title')}
+          data-testid="appointment-cancelled-next"
+        >
+          <Text size="sm" mb="sm">
+            {t('appointments.cancelledNext.text')}
+          </Text>
+          <Group gap="sm">
+            <Button
+              component={Link}
+              to={`${area}/doctors/${encodeURIComponent(item.doctor.id)}`}
+              leftSection={<IconRepeat size={18} />}
+              data-testid="appointment-book-again"
+            >
+              {t('appointments.cancelledNext.bookAgain', { name: item.doctor.name })}
+            </Button>
+            <Button
+              component={Link}
+              to={`${area}/doctors`}
+              variant="default"
+              leftSection={<IconSearch size={18} />}
+              data-testid="appointment-find-doctor"
+            >
+              {t('appointments.cancelledNext.findDoctor')}
+            </Button>
+          </Group>
+        </Alert>
+      ) : null}
       {renderExtra?.(item)}
       {capacity === 'patient' && actions.canReschedule ? (
         <WaitlistControl

@@ -9,6 +9,12 @@ import { currentPath, renderApp } from '../../../test/render-app';
 import { startBootUpcoming, takeBootUpcoming } from '../api/boot-upcoming';
 
 const slow = { timeout: 20_000 };
+/**
+ * Patients (the patient role's permissions only) live in the portal (`/portal`, features/portal)
+ * and never see this page: the patient-like people here also hold one permission beyond that role
+ * (a custom role that books for itself and registers patients), so they keep the admin frame.
+ */
+const portalless = 'patients.register';
 const minute = 60_000;
 
 function sample(overrides: Partial<Appointment> & { inMinutes: number }): Appointment {
@@ -60,7 +66,10 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
 
   it('greets the patient, lists the next visits (join once check-in opens) and offers their sections only', async () => {
     const user = userEvent.setup();
-    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read', 'records.read.own'], 'pat-1');
+    signIn(
+      ['appointments.read.own', 'appointments.book.self', 'doctors.read', 'records.read.own', portalless],
+      'pat-1',
+    );
     appointments = [
       sample({ id: 'soon', inMinutes: 10 }),
       sample({ id: 'cancelled', inMinutes: 20, status: 'cancelled' }),
@@ -101,7 +110,7 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
   });
 
   it('announces the list while it loads as a named status region (axe: a label needs a role)', async () => {
-    signIn(['appointments.read.own'], 'pat-1');
+    signIn(['appointments.read.own', portalless], 'pat-1');
     const held: (() => void)[] = [];
     api.routes['GET /api/v1/appointments'] = (_request, response) => {
       held.push(() => sendJson(response, 200, { data: [], page: 1, pageSize: 20, total: 0 }));
@@ -117,7 +126,7 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
   });
 
   it('offers booking when nothing is ahead', async () => {
-    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read'], 'pat-1');
+    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read', portalless], 'pat-1');
     appointments = [sample({ id: 'past', inMinutes: -90, status: 'completed' })];
     renderApp('/admin');
     const empty = await screen.findByTestId('home-upcoming-empty', {}, slow);
@@ -148,7 +157,7 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     const description = () => screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent;
     const shortcut = (key: string) => screen.getByTestId(`home-link-${key}`).textContent;
 
-    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read'], 'pat-1');
+    signIn(['appointments.read.own', 'appointments.book.self', 'doctors.read', portalless], 'pat-1');
     const patient = renderApp('/admin');
     await screen.findByTestId('home-link-doctors', {}, slow);
     expect(description()).toBe('Sus próximas citas y accesos directos a lo que puede hacer aquí.');
@@ -193,7 +202,7 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     });
 
     it('is drawn from the boot answer at once, without asking again', async () => {
-      const permissions = ['appointments.read.own', 'appointments.book.self'];
+      const permissions = ['appointments.read.own', 'appointments.book.self', portalless];
       signIn(permissions, 'pat-1');
       appointments = [sample({ id: 'soon', inMinutes: 60 })];
       startBootUpcoming(sampleMe({ permissions }));
@@ -210,7 +219,7 @@ describe('home page (/admin) for patients, doctors and staff', { timeout: 60_000
     });
 
     it('waits for the boot request still on its way instead of asking twice', async () => {
-      const permissions = ['appointments.read.own'];
+      const permissions = ['appointments.read.own', portalless];
       signIn(permissions, 'pat-1');
       appointments = [sample({ id: 'soon', inMinutes: 60 })];
       let answer: (() => void) | undefined;

@@ -1,0 +1,145 @@
+import '@mantine/core/styles/Menu.layer.css';
+import '@mantine/core/styles/Popover.layer.css';
+import '@mantine/core/styles/Avatar.layer.css';
+import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
+import { IconLogout, IconUserCircle } from '@tabler/icons-react';
+import type { User } from '@telemedicina/shared';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { BrandMark } from '../../../components/brand/BrandMark';
+import { LanguageSwitcher } from '../../../components/language-switcher/LanguageSwitcher';
+import { usePublicConfig } from '../../../lib/public-config';
+import { useMe, useSignOut } from '../../../lib/session';
+import { isCurrentPlace, portalNavigation } from '../navigation';
+import classes from './PortalLayout.module.css';
+
+/**
+ * The patient's frame (issue 20): a light header — the clinic's name and logo, the language, the
+ * slots the app layer fills (notifications), the account menu — and the four places a patient goes
+ * (home, doctors, visits, record): in the header on wide screens, at the bottom of a phone's screen
+ * within a thumb's reach. No side navigation, no search, nothing of the staff's frame.
+ */
+export function PortalLayout({
+  headerActions,
+  notice,
+  footer,
+}: {
+  headerActions?: ReactNode;
+  /** Above every page (the app layer's time-zone notice). */
+  notice?: ReactNode;
+  /** After the page (the app layer's idle-session watcher). */
+  footer?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const me = useMe().data;
+  const clinic = usePublicConfig().data?.clinic;
+  const clinicName = clinic?.name ?? t('app.name');
+  const links = (className: string, size: number) => (
+    <ul>
+      {portalNavigation.map((item) => {
+        const isCurrent = isCurrentPlace(item, location.pathname);
+        return (
+          <li key={item.key}>
+            <Link
+              to={item.to}
+              className={className}
+              aria-current={isCurrent ? 'page' : undefined}
+              data-testid={`portal-nav-${item.key}`}
+            >
+              <item.icon size={size} stroke={1.7} aria-hidden />
+              <span className={classes.bottomLabel}>{t(`portal.nav.${item.key}`)}</span>
+            </Link>
+          </li>
+        );
+      })}
+    </ul>
+  );
+  return (
+    <div className={classes.shell} data-testid="portal-layout">
+      <header className={classes.header}>
+        <div className={classes.headerInner}>
+          <Link
+            to="/portal"
+            className={classes.brand}
+            aria-label={`${clinicName}: ${t('portal.nav.home')}`}
+            data-testid="portal-brand"
+          >
+            {clinic?.logoUrl ? (
+              <img src={clinic.logoUrl} alt="" className={classes.brandLogo} />
+            ) : (
+              <BrandMark size={30} />
+            )}
+            <span className={classes.brandName}>{clinicName}</span>
+          </Link>
+          <nav className={classes.topNav} aria-label={t('portal.nav.label')}>
+            {links(classes.topLink!, 18)}
+          </nav>
+          <span className={classes.spacer} />
+          <div className={classes.actions}>
+            <LanguageSwitcher />
+            {me ? headerActions : null}
+            {me ? <PortalUserMenu user={me.user} /> : null}
+          </div>
+        </div>
+      </header>
+      <main className={classes.main}>
+        {me ? notice : null}
+        <Outlet />
+      </main>
+      <nav className={classes.bottomNav} aria-label={t('portal.nav.label')} data-testid="portal-bottom-nav">
+        {links(classes.bottomLink!, 22)}
+      </nav>
+      {footer}
+    </div>
+  );
+}
+
+/** The patient's account: photo or initials; the profile and sign-out. */
+function PortalUserMenu({ user }: { user: User }) {
+  const { t } = useTranslation();
+  const signOut = useSignOut();
+  return (
+    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
+      <Menu.Target>
+        <UnstyledButton
+          className={classes.userButton}
+          aria-label={t('admin.userMenu.open', { name: user.name })}
+          data-testid="user-menu-button"
+        >
+          <span aria-hidden style={{ display: 'contents' }}>
+            <Avatar src={user.photoUrl} name={user.name} color="initials" size={34} alt="" />
+          </span>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown data-testid="user-menu">
+        <Menu.Label>
+          <Text size="sm" fw={650} c="gray.9" truncate="end" data-testid="user-menu-name">
+            {user.name}
+          </Text>
+          <Text size="xs" c="gray.7" truncate="end">
+            {user.email}
+          </Text>
+        </Menu.Label>
+        <Menu.Divider />
+        <Menu.Item
+          component={Link}
+          to="/portal/profile"
+          leftSection={<IconUserCircle size={18} />}
+          data-testid="user-menu-profile"
+        >
+          {t('admin.userMenu.profile')}
+        </Menu.Item>
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={18} />}
+          onClick={() => void signOut()}
+          data-testid="user-menu-sign-out"
+        >
+          {t('admin.userMenu.signOut')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

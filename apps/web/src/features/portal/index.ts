@@ -1,0 +1,2 @@
+export { PortalLayout } from './components/PortalLayout';
+export { PortalHomePage } from './components/PortalHomePage';
