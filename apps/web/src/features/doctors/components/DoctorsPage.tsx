@@ -1,44 +1,50 @@
-import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Drawer.layer.css';
+import '@mantine/core/styles/ModalBase.layer.css';
+import '@mantine/core/styles/Overlay.layer.css';
+import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
-import { Badge, Button, NativeSelect, Stack, Switch, Text } from '@mantine/core';
-import { languageCodes, type DoctorDirectoryItem } from '@telemedicina/shared';
-import { useMemo } from 'react';
+import {
+  Alert,
+  Button,
+  Drawer,
+  NativeSelect,
+  Paper,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconAdjustmentsHorizontal, IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
+import { languageCodes } from '@telemedicina/shared';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
+import { describeRange, ListSearchInput } from '../../../components/list-table';
+import { Pagination } from '../../../components/pagination/Pagination';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
-import {
-  dateInZone,
-  formatDay,
-  formatTime,
-  useViewerTimeZone,
-  zonesDiffer,
-} from '../../../components/slot-picker';
+import { useApiErrorText } from '../../../lib/error-text';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useDirectory, useSpecialtyOptions } from '../api/doctors';
 import { languageName } from '../language-names';
-import { DoctorAvatar } from './DoctorAvatar';
+import { DoctorCard } from './DoctorCard';
 import classes from './Doctors.module.css';
-import { formatTimeZoneName } from '../../../lib/clock';
 
-/** A slot's day in the viewer's zone ("lun, 23 nov"). */
-function formatSlotDay(startsAt: string, language: string, timeZone: string): string {
-  return formatDay(dateInZone(startsAt, timeZone), language);
-}
-
-/** Where a directory slot button leads: the doctor's page with the booking dialog open on it. */
-export function bookingHref(doctorId: string, startsAt: string): string {
-  return `/admin/doctors/${encodeURIComponent(doctorId)}?slot=${encodeURIComponent(startsAt)}`;
-}
+/** Below this width the filters move into a sheet opened by one button (the search stays in view). */
+const phoneQuery = '(max-width: 47.99em)';
 
 /**
- * `/admin/doctors`: the doctors directory — search by name, filters (specialty, language, accepting
- * new patients), sort, and each doctor's next free times as buttons that open the booking.
+ * `/portal/doctors` and `/admin/doctors`: the doctors directory — the patient's first step of booking. Search by name,
+ * filters (specialty, language, accepting new patients) and sort inline on a desktop and in a
+ * bottom sheet on a phone; each doctor a card (a grid on a desktop, one column on a phone) with
+ * the next free times as links straight into the booking of that time.
  */
 export function DoctorsPage() {
   const { t } = useTranslation();
@@ -60,8 +66,9 @@ export function DoctorsPage() {
 function DoctorsDirectory() {
   const { t } = useTranslation();
   const language = useLanguage();
-  const navigate = useNavigate();
-  const viewerZone = useViewerTimeZone();
+  const errorText = useApiErrorText();
+  const isPhone = useMediaQuery(phoneQuery, false, { getInitialValueInEffect: false }) ?? false;
+  const [isSheetOpen, setIsSheetOpen] = useState(false);
   const params = useListParams({
     sorts: ['name', 'nextAvailable'],
     defaultSort: 'name',
@@ -79,85 +86,6 @@ function DoctorsDirectory() {
         .sort((a, b) => a.label.localeCompare(b.label, language)),
     [language],
   );
-
-  const columns: ListTableColumn<DoctorDirectoryItem>[] = [
-    {
-      accessor: 'name',
-      title: t('doctors.columns.doctor'),
-      sortable: true,
-      render: (doctor) => (
-        <div className={classes.person}>
-          <DoctorAvatar name={doctor.name} photoUrl={doctor.photoUrl} size={44} />
-          <Stack gap={2} className={classes.personText}>
-            <Text fw={600} size="sm" className={classes.name} data-testid="doctor-row-name">
-              {doctor.name}
-            </Text>
-            <Text size="xs" c="gray.7" data-testid="doctor-row-specialties">
-              {doctor.specialties.map((specialty) => specialty.name[language]).join(' · ')}
-            </Text>
-            {!doctor.acceptsNewPatients ? (
-              <Badge size="xs" variant="light" color="gray" tt="none" w="fit-content">
-                {t('doctors.notAccepting')}
-              </Badge>
-            ) : null}
-          </Stack>
-        </div>
-      ),
-    },
-    {
-      accessor: 'languages',
-      title: t('doctors.columns.languages'),
-      visibleFrom: 'md',
-      render: (doctor) => (
-        <Text size="sm" data-testid="doctor-row-languages">
-          {doctor.languages.map((code) => languageName(code, language)).join(', ')}
-        </Text>
-      ),
-    },
-    {
-      accessor: 'visitMinutes',
-      title: t('doctors.columns.visit'),
-      visibleFrom: 'lg',
-      noWrap: true,
-      render: (doctor) => t('doctors.minutes', { count: doctor.visitMinutes }),
-    },
-    {
-      accessor: 'nextSlots',
-      title: t('doctors.columns.nextSlots'),
-      sortable: true,
-      sortKey: 'nextAvailable',
-      render: (doctor) =>
-        doctor.nextSlots.length === 0 ? (
-          <Text size="sm" c="gray.7">
-            {t('doctors.noSlots')}
-          </Text>
-        ) : (
-          <Stack gap={4}>
-            <div className={classes.slots}>
-              {doctor.nextSlots.map((startsAt) => (
-                <Button
-                  key={startsAt}
-                  size="compact-sm"
-                  variant="light"
-                  classNames={{ root: classes.slotButton, label: classes.slotLabel }}
-                  onClick={() => void navigate(bookingHref(doctor.id, startsAt))}
-                  data-testid="doctor-next-slot"
-                >
-                  <span>{formatSlotDay(startsAt, language, viewerZone)}</span>{' '}
-                  <span>{formatTime(startsAt, language, viewerZone)}</span>
-                </Button>
-              ))}
-            </div>
-            {zonesDiffer(viewerZone, doctor.timeZone) ? (
-              <Text size="xs" c="gray.7" data-testid="doctor-slot-zone">
-                {t('doctors.timesIn', { zone: formatTimeZoneName(viewerZone, language) })}
-              </Text>
-            ) : null}
-          </Stack>
-        ),
-    },
-  ];
-
   const specialtyChoices = [
     { value: '', label: t('doctors.filters.allSpecialties') },
     ...(specialties.data ?? []).map((specialty) => ({
@@ -165,8 +93,13 @@ function DoctorsDirectory() {
       label: specialty.name[language],
     })),
   ];
+  const activeFilters = [
+    params.filters.specialtyId,
+    params.filters.language,
+    params.filters.acceptsNewPatients,
+  ].filter((value) => value !== null && value !== undefined).length;
 
-  const toolbar = (
+  const filters = (
     <>
       <NativeSelect
         className={classes.filter}
@@ -214,6 +147,77 @@ function DoctorsDirectory() {
     </>
   );
 
+  const rows = result.data?.data ?? [];
+  const total = result.data?.total ?? 0;
+  let body;
+  if (result.isError) {
+    body = (
+      <Alert
+        color="red"
+        variant="light"
+        icon={<IconAlertTriangle />}
+        title={t('listTable.errorTitle')}
+        data-testid="list-error"
+      >
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{errorText(result.error)}</Text>
+          <Button
+            variant="default"
+            size="xs"
+            leftSection={<IconRefresh size={16} />}
+            onClick={() => void result.refetch()}
+            data-testid="list-retry"
+          >
+            {t('listTable.retry')}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  } else if (result.isPending) {
+    body = (
+      <div className={classes.grid} aria-busy="true" data-testid="list-loading">
+        <VisuallyHidden>{t('listTable.loading')}</VisuallyHidden>
+        {[0, 1, 2].map((index) => (
+          <Skeleton key={index} height={220} radius="lg" />
+        ))}
+      </div>
+    );
+  } else if (rows.length === 0) {
+    body = (
+      <Paper withBorder radius="lg" p="xl" data-testid={params.isFiltered ? 'list-no-matches' : 'list-empty'}>
+        <Stack align="center" gap="sm">
+          <Text ta="center" c="gray.7">
+            {!params.isFiltered
+              ? t('doctors.empty')
+              : params.q
+                ? t('listTable.noMatchesFor', { q: params.q })
+                : t('listTable.noMatches')}
+          </Text>
+          {params.isFiltered ? (
+            <Button variant="subtle" size="xs" onClick={params.clearFilters} data-testid="list-clear-filters">
+              {t('listTable.clearFilters')}
+            </Button>
+          ) : null}
+        </Stack>
+      </Paper>
+    );
+  } else {
+    body = (
+      <ul
+        className={classes.grid}
+        aria-label={t('admin.nav.doctors')}
+        aria-busy={result.isFetching ? 'true' : undefined}
+        data-testid="doctors-cards"
+      >
+        {rows.map((doctor) => (
+          <DoctorCard key={doctor.id} doctor={doctor} />
+        ))}
+      </ul>
+    );
+  }
+
+  const range = describeRange(params.page, params.pageSize, total, language);
+
   return (
     <>
       <SectionHeader title={t('admin.nav.doctors')} description={t('admin.sections.doctors')}>
@@ -223,21 +227,61 @@ function DoctorsDirectory() {
           placeholder={t('doctors.searchPlaceholder')}
         />
       </SectionHeader>
-      <ListTable
-        label={t('admin.nav.doctors')}
-        testId="doctors-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('doctors.empty')}
-        getRowHref={(doctor) => `/admin/doctors/${doctor.id}`}
-        toolbar={toolbar}
-      />
+      <Stack gap="md" data-testid="doctors-table">
+        {isPhone ? (
+          <>
+            <Button
+              variant="default"
+              leftSection={<IconAdjustmentsHorizontal size={18} aria-hidden />}
+              onClick={() => setIsSheetOpen(true)}
+              className={classes.filtersButton}
+              data-testid="doctors-filters-open"
+            >
+              {activeFilters > 0
+                ? t('doctors.filters.openWithCount', { count: activeFilters })
+                : t('doctors.filters.open')}
+            </Button>
+            <Drawer
+              opened={isSheetOpen}
+              onClose={() => setIsSheetOpen(false)}
+              position="bottom"
+              size="auto"
+              radius="lg"
+              title={t('doctors.filters.title')}
+              closeButtonProps={{ 'aria-label': t('doctors.filters.close') }}
+              data-testid="doctors-filters-sheet"
+            >
+              <Stack gap="md" pb="md">
+                {filters}
+                <Button onClick={() => setIsSheetOpen(false)} data-testid="doctors-filters-done">
+                  {result.data
+                    ? t('doctors.filters.showResults', { count: total })
+                    : t('doctors.filters.close')}
+                </Button>
+              </Stack>
+            </Drawer>
+          </>
+        ) : (
+          <div className={classes.toolbar} data-testid="doctors-filters">
+            {filters}
+          </div>
+        )}
+        {body}
+        {!result.isError && total > 0 ? (
+          <div className={classes.footer}>
+            <Text size="sm" c="gray.7" aria-live="polite" data-testid="list-total">
+              {t('listTable.range', range)}
+            </Text>
+            <Pagination
+              total={total}
+              page={params.page}
+              pageSize={params.pageSize}
+              onPageChange={(next) => params.setPage(next)}
+              getPageHref={params.pageHref}
+            />
+          </div>
+        ) : null}
+      </Stack>
     </>
   );
 }

@@ -9,11 +9,26 @@ import '@mantine/core/styles/CloseButton.layer.css';
 import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
-import { ActionIcon, Badge, Button, Drawer, Group, Indicator, Tabs, Text, Tooltip } from '@mantine/core';
+import '@mantine/core/styles/Menu.layer.css';
+import {
+  ActionIcon,
+  Badge,
+  Button,
+  Drawer,
+  Group,
+  Indicator,
+  Menu,
+  Tabs,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconCamera,
   IconCameraRotate,
+  IconClockHour4,
+  IconDots,
   IconFileText,
   IconMaximize,
   IconMessage,
@@ -59,7 +74,12 @@ export interface CallViewProps {
   waiting: readonly { key?: string; name: string; role: VisitParticipant['role'] }[];
   /** Beside the chat (the doctor's note), when the page composes one. */
   sidePanel?: CallSidePanel | null;
+  /** Hang up for a participant who does not host (patient, guest): leave the call, the visit stays open. */
+  onLeave?: () => void;
 }
+
+/** Where the call fills the screen with the controls at the thumb: a phone upright or on its side. */
+export const phoneCallQuery = '(max-width: 900px), (max-height: 500px)';
 
 const pad = (value: number) => String(value).padStart(2, '0');
 
@@ -73,13 +93,24 @@ function formatElapsed(ms: number): string {
 
 /**
  * The call: a tile per other participant (up to three), the own view small and mirrored, the
- * controls (microphone, camera, camera switch, screen share, full screen, chat, invite, end),
- * the timer and the connection indicator; the chat beside the video (a drawer on a phone).
+ * controls (microphone, camera, camera switch, screen share, full screen, chat, invite, and the
+ * hang-up: the host ends the visit, anyone else leaves the call), the timer and the connection
+ * indicator; the chat beside the video. On a phone the call fills the screen, the chat and the
+ * doctor's tools open from the controls, which sit at the bottom (at the side when the phone lies
+ * on its side) within reach of a thumb.
  */
-export function CallView({ state, session, media, peers, waiting, sidePanel = null }: CallViewProps) {
+export function CallView({
+  state,
+  session,
+  media,
+  peers,
+  waiting,
+  sidePanel = null,
+  onLeave,
+}: CallViewProps) {
   const { t } = useTranslation();
   const errorText = useApiErrorText();
-  const isPhone = useMediaQuery('(max-width: 900px)') ?? false;
+  const isPhone = useMediaQuery(phoneCallQuery, false, { getInitialValueInEffect: false }) ?? false;
   const containerRef = useRef<HTMLDivElement>(null);
   const { isMuted, isCameraOff } = media;
   const [screenTrack, setScreenTrack] = useState<MediaStreamTrack | null>(null);
@@ -89,6 +120,7 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
   /** The panel mounts when first opened, then stays mounted (its editors keep their state). */
   const [hasOpenedPanel, setHasOpenedPanel] = useState(false);
   const [isEnding, setIsEnding] = useState(false);
+  const [isLeaving, setIsLeaving] = useState(false);
   const [isInviting, setIsInviting] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const endVisit = useEndVisit(state.appointmentId);
@@ -181,14 +213,21 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
   return (
     <div
       ref={containerRef}
-      className={clsx(classes.call, isPhone && classes.callNoChat)}
+      className={clsx(classes.call, isPhone && classes.callNoChat, isPhone && classes.callPhone)}
       data-testid="visit-call"
       data-quality={level}
       data-side={sidePanel && !isPhone ? sideTab : undefined}
     >
       <div className={classes.bar}>
         <Group gap="xs">
-          <Badge color="red" variant="dot" data-testid="visit-call-timer">
+          <Badge
+            color="gray"
+            variant="light"
+            leftSection={<IconClockHour4 size={14} aria-hidden />}
+            className={classes.timer}
+            data-testid="visit-call-timer"
+          >
+            <VisuallyHidden>{t('visit.call.timer')} </VisuallyHidden>
             {elapsed}
           </Badge>
           <Tooltip
@@ -318,12 +357,14 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
             icon={screenTrack ? <IconScreenShareOff size={20} /> : <IconScreenShare size={20} />}
           />
         ) : null}
-        <ControlButton
-          label={t('visit.call.fullScreen')}
-          onClick={toggleFullScreen}
-          testId="visit-fullscreen"
-          icon={<IconMaximize size={20} />}
-        />
+        {!isPhone ? (
+          <ControlButton
+            label={t('visit.call.fullScreen')}
+            onClick={toggleFullScreen}
+            testId="visit-fullscreen"
+            icon={<IconMaximize size={20} />}
+          />
+        ) : null}
         {isPhone ? (
           <Indicator disabled={unread === 0} label={unread} size={16}>
             <ControlButton
@@ -342,7 +383,57 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
             icon={<IconNotes size={20} />}
           />
         ) : null}
-        {state.canHost ? (
+        {isPhone && (state.canHost || state.canInvite) ? (
+          <Menu position="top" withinPortal>
+            <Menu.Target>
+              <ActionIcon
+                size={44}
+                radius="xl"
+                variant="default"
+                aria-label={t('visit.call.more')}
+                data-testid="visit-more"
+              >
+                <IconDots size={20} />
+              </ActionIcon>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {state.canHost ? (
+                <Menu.Item
+                  component="a"
+                  href={`/admin/patients/${encodeURIComponent(state.patient.id)}`}
+                  target="_blank"
+                  rel="noopener"
+                  leftSection={<IconFileText size={18} />}
+                  data-testid="visit-open-chart"
+                >
+                  {t('records.openChart')}
+                </Menu.Item>
+              ) : null}
+              {state.canHost ? (
+                <Menu.Item
+                  component="a"
+                  href={`/admin/patients/${encodeURIComponent(state.patient.id)}/prescriptions/new?appointmentId=${encodeURIComponent(state.appointmentId)}`}
+                  target="_blank"
+                  rel="noopener"
+                  leftSection={<IconPrescription size={18} />}
+                  data-testid="visit-prescribe"
+                >
+                  {t('prescriptions.visitButton')}
+                </Menu.Item>
+              ) : null}
+              {state.canInvite ? (
+                <Menu.Item
+                  leftSection={<IconUserPlus size={18} />}
+                  onClick={() => setIsInviting(true)}
+                  data-testid="visit-invite"
+                >
+                  {t('visit.invite.open')}
+                </Menu.Item>
+              ) : null}
+            </Menu.Dropdown>
+          </Menu>
+        ) : null}
+        {!isPhone && state.canHost ? (
           <Button
             component="a"
             href={`/admin/patients/${encodeURIComponent(state.patient.id)}`}
@@ -355,7 +446,7 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
             {t('records.openChart')}
           </Button>
         ) : null}
-        {state.canInvite ? (
+        {!isPhone && state.canInvite ? (
           <ControlButton
             label={t('visit.invite.open')}
             onClick={() => setIsInviting(true)}
@@ -363,7 +454,7 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
             icon={<IconUserPlus size={20} />}
           />
         ) : null}
-        {state.canHost ? (
+        {!isPhone && state.canHost ? (
           <Button
             component="a"
             href={`/admin/patients/${encodeURIComponent(state.patient.id)}/prescriptions/new?appointmentId=${encodeURIComponent(state.appointmentId)}`}
@@ -376,15 +467,13 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
             {t('prescriptions.visitButton')}
           </Button>
         ) : null}
-        {state.canHost ? (
-          <Button
-            color="red"
-            leftSection={<IconPhoneOff size={18} />}
-            onClick={() => setIsEnding(true)}
-            data-testid="visit-end"
-          >
-            {t('visit.call.end')}
-          </Button>
+        {state.canHost || onLeave ? (
+          <HangUpButton
+            label={state.canHost ? t('visit.call.end') : t('visit.call.leave')}
+            isCompact={isPhone}
+            onClick={() => (state.canHost ? setIsEnding(true) : setIsLeaving(true))}
+            testId={state.canHost ? 'visit-end' : 'visit-leave'}
+          />
         ) : null}
       </div>
 
@@ -460,6 +549,22 @@ export function CallView({ state, session, media, peers, waiting, sidePanel = nu
           {t('visit.call.endBody')}
         </ConfirmDialog>
       ) : null}
+      {!state.canHost && onLeave ? (
+        <ConfirmDialog
+          opened={isLeaving}
+          title={t('visit.call.leaveTitle')}
+          confirmLabel={t('visit.call.leave')}
+          isDestructive
+          onConfirm={() => {
+            setIsLeaving(false);
+            onLeave();
+          }}
+          onCancel={() => setIsLeaving(false)}
+          testId="visit-leave-dialog"
+        >
+          {t('visit.call.leaveBody')}
+        </ConfirmDialog>
+      ) : null}
       {state.canInvite ? (
         <InviteGuestModal
           appointmentId={state.appointmentId}
@@ -499,5 +604,41 @@ function ControlButton({
         {icon}
       </ActionIcon>
     </Tooltip>
+  );
+}
+
+/** The red hang-up: labelled on a desktop, a large round icon (with its name for assistive tech) on a phone. */
+function HangUpButton({
+  label,
+  isCompact,
+  onClick,
+  testId,
+}: {
+  label: string;
+  isCompact: boolean;
+  onClick: () => void;
+  testId: string;
+}) {
+  if (isCompact) {
+    return (
+      <Tooltip label={label}>
+        <ActionIcon
+          size={52}
+          radius="xl"
+          color="red"
+          variant="filled"
+          aria-label={label}
+          onClick={onClick}
+          data-testid={testId}
+        >
+          <IconPhoneOff size={24} />
+        </ActionIcon>
+      </Tooltip>
+    );
+  }
+  return (
+    <Button color="red" leftSection={<IconPhoneOff size={18} />} onClick={onClick} data-testid={testId}>
+      {label}
+    </Button>
   );
 }

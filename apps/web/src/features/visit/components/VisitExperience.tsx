@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
-import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconPhone } from '@tabler/icons-react';
 import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared';
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,7 @@ import { useApiErrorText } from '../../../lib/error-text';
 import { emitWithAck, useRealtimeConnected, useRealtimeEvent } from '../../../lib/realtime';
 import { saveDeviceCheck } from '../api/save-device-check';
 import { useVisitState } from '../api/visit-state';
-import { screenFor } from '../phase-screen';
+import { screenFor, type VisitScreen } from '../phase-screen';
 import { useLocalMedia } from '../hooks/use-local-media';
 import { usePeerMesh } from '../hooks/use-peer-mesh';
 import { useVisitSession } from '../hooks/use-visit-session';
@@ -58,28 +58,36 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
   const [isChecked, setIsChecked] = useState(() => wasCheckedThisSession(appointmentId));
   const [saveError, setSaveError] = useState<string | null>(null);
   const [isSaving, setIsSaving] = useState(false);
+  /** A patient or guest who hung up: out of the call (camera off, connections closed) until they come back. */
+  const [hasLeft, setHasLeft] = useState(false);
   const state = visit.data;
-  const screen = state ? screenFor(state, { deviceCheckDone: isChecked }) : null;
+  const phaseScreen = state ? screenFor(state, { deviceCheckDone: isChecked }) : null;
+  const screen: VisitScreen | 'left' | null =
+    phaseScreen === 'call' && hasLeft && state?.canHost === false ? 'left' : phaseScreen;
   const isLive = screen === 'lobby' || screen === 'waiting' || screen === 'call';
   const media = useLocalMedia(isLive);
   const peers = usePeerMesh({
     appointmentId,
-    selfKey: state && screen !== 'ended' && screen !== 'closed' ? state.self.key : null,
+    selfKey: state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null,
     iceServers: state?.iceServers ?? [],
     localStream: media.stream,
   });
   const { close, rebuild, handleSignal, mesh } = peers;
-  const session = useVisitSession(appointmentId, (state !== undefined || isGuest) && screen !== 'closed', {
-    // Whoever was in the call first opens the connection (they get `participantJoined`, or
-    // see us join again after a reload, and ask us to start over); this page answers. A page
-    // that opened connections itself on joining could race with those and keep a stale one.
-    onParticipantJoined: (participant) => rebuild(participant.key),
-    onParticipantLeft: close,
-    onSignal: handleSignal,
-  });
+  const session = useVisitSession(
+    appointmentId,
+    (state !== undefined || isGuest) && screen !== 'closed' && screen !== 'left',
+    {
+      // Whoever was in the call first opens the connection (they get `participantJoined`, or
+      // see us join again after a reload, and ask us to start over); this page answers. A page
+      // that opened connections itself on joining could race with those and keep a stale one.
+      onParticipantJoined: (participant) => rebuild(participant.key),
+      onParticipantLeft: close,
+      onSignal: handleSignal,
+    },
+  );
 
   useEffect(() => {
-    if (screen === 'ended' || screen === 'closed') {
+    if (screen === 'ended' || screen === 'closed' || screen === 'left') {
       mesh?.closeAll();
     }
   }, [screen, mesh]);
@@ -167,7 +175,32 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
           peers={peers}
           waiting={waiting}
           sidePanel={isGuest ? null : (slots?.callPanel?.(state) ?? null)}
+          onLeave={state.canHost ? undefined : () => setHasLeft(true)}
         />
+      ) : null}
+      {screen === 'left' ? (
+        <Paper withBorder radius="lg" p="lg" data-testid="visit-left">
+          <Stack gap="sm" align="flex-start">
+            <Title order={2} size="h3">
+              {t('visit.call.left')}
+            </Title>
+            <Text>{t('visit.call.leftBody')}</Text>
+            <Group gap="sm">
+              <Button
+                leftSection={<IconPhone size={18} />}
+                onClick={() => setHasLeft(false)}
+                data-testid="visit-rejoin"
+              >
+                {t('visit.call.rejoin')}
+              </Button>
+              {!isGuest ? (
+                <Button component={Link} to={`/admin/appointments/${appointmentId}`} variant="default">
+                  {t('visit.backToAppointment')}
+                </Button>
+              ) : null}
+            </Group>
+          </Stack>
+        </Paper>
       ) : null}
       {screen === 'ended' || screen === 'closed' ? (
         <VisitEnded state={state} chat={session.chat} showLinks={!isGuest} />
