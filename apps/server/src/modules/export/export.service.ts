@@ -41,6 +41,7 @@ import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { findUserById } from '../users/users.repository.js';
 import { renderReadme } from './export-readme.js';
+import { recordSummaryFileName, renderRecordSummaryPdf } from './record-summary-pdf.js';
 import { authorizeAdminExport, authorizeOwnExport, type ExportGrant } from './export.policy.js';
 import {
   calendarDate,
@@ -301,12 +302,18 @@ async function exportRecord(
       modifiedAt: now,
       bytes: Buffer.from(`${JSON.stringify(record, null, 2)}\n`),
     };
+    const logo = await readClinicLogo(ctx, storage).catch(() => null);
+    const drawableLogo =
+      logo !== null && (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg')
+        ? logo.bytes
+        : null;
+    // The readable summary beside the machine-readable file, in the patient's language (issue 20).
+    yield {
+      name: recordSummaryFileName(language),
+      modifiedAt: now,
+      bytes: await renderRecordSummaryPdf(record, { logo: drawableLogo }),
+    };
     if (prescriptionRecords.length > 0) {
-      const logo = await readClinicLogo(ctx, storage).catch(() => null);
-      const drawableLogo =
-        logo !== null && (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg')
-          ? logo.bytes
-          : null;
       for (const [index, prescriptionRecord] of prescriptionRecords.entries()) {
         // One PDF at a time, made when the ZIP reaches it.
         const bytes = await renderPrescriptionPdf(prescriptionRecord, {

@@ -24,6 +24,7 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { pdfText } from '../../test/pdf-text.js';
 import { readZip, type ReadZipEntry } from '../../test/zip-reader.js';
 import { createFileStorage } from '../files/file-storage.js';
 import { htmlToText } from './html-text.js';
@@ -286,7 +287,7 @@ describe('GET /me/record/export', () => {
     );
     expect(response.headers['cache-control']).toBe('private, no-store');
     const names = entries.map((entry) => entry.name);
-    expect(names.slice(0, 2)).toEqual(['README.txt', 'record.json']);
+    expect(names.slice(0, 3)).toEqual(['README.txt', 'record.json', 'resumen-historia-clinica.pdf']);
     const code = record.prescriptions[0]?.verificationCode;
     expect(names).toContain(`prescriptions/${code}.pdf`);
     expect(names).toContain(
@@ -304,7 +305,7 @@ describe('GET /me/record/export', () => {
     expect(
       names.every((name) => name.split('/').every((part) => part !== '..' && part !== '.' && part !== '')),
     ).toBe(true);
-    expect(names).toHaveLength(2 + 1 + 1 + 3);
+    expect(names).toHaveLength(2 + 1 + 1 + 1 + 3);
   });
 
   it('holds the whole record in record.json, validated by the shared schema', () => {
@@ -369,6 +370,35 @@ describe('GET /me/record/export', () => {
     expect(readme).toContain('1 archivo(s) que no se pudieron leer');
   });
 
+  it('adds a readable PDF summary in Spanish, every time in the patient’s account zone (issue 20)', () => {
+    const pdf = entryNamed(entries, 'resumen-historia-clinica.pdf').data;
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    const text = pdfText(pdf);
+    expect(text).toContain('Resumen de su historia clínica');
+    expect(text).toContain('Paciente Ana Núñez');
+    // The patient's zone (Mexico City, UTC−6) named once in words; the visit at 16:00 UTC is 10:00 there.
+    expect(text).toContain('Todas las horas de este documento están en hora de Ciudad de México.');
+    expect(text).toContain('1 de mayo de 2026 a las 10:00 · con Dra. Tratante');
+    expect(text).toContain('3 de mayo de 2026 a las 10:00');
+    expect(text).not.toMatch(/2026 a las (16|18):00/);
+    expect(text).not.toContain('America/Mexico_City');
+    // Allergies (the ended one marked), the visit's diagnosis, the prescription, the documents.
+    expect(text).toContain('Penicilina');
+    expect(text).toContain('grave');
+    expect(text).toContain('Polen');
+    expect(text).toContain('dada por terminada el 4 de mayo de 2026');
+    expect(text).toContain('J06.9 Infección aguda de las vías respiratorias superiores');
+    expect(text).toContain('Amoxicilina 500 mg');
+    expect(text).toContain(record.prescriptions[0]!.verificationCode);
+    expect(text).toContain('Análisis de sangre.pdf');
+    expect(text).toContain('no se pudo incluir el archivo');
+    // Usted, and nothing left out of the copy sneaks into its summary.
+    expect(text).toContain('para que usted pueda leerla');
+    expect(text).not.toContain('BORRADOR-SECRETO');
+    expect(text).not.toContain('Retirado.pdf');
+    expect(text).not.toContain('Beto');
+  });
+
   it('is audited with the patient as actor and target', async () => {
     const events = await auditEventsOf(context.app, 'record.exported');
     const own = events.find((event) => event.actorUserId === patient.id);
@@ -385,6 +415,13 @@ describe('GET /me/record/export', () => {
     expect(entryNamed(otherEntries, 'README.txt').data.toString('utf8')).toContain(
       'MEDICAL RECORD OF PACIENTE BETO OTRO',
     );
+    const summary = pdfText(entryNamed(otherEntries, 'medical-record-summary.pdf').data);
+    expect(summary).toContain('Summary of your medical record');
+    expect(summary).toContain('All times in this document are in Mexico City time.');
+    expect(summary).toMatch(/May 2, 2026 at 10:00\W?AM/);
+    expect(summary).toContain('Látex-de-Beto');
+    expect(summary).not.toContain('Resumen');
+    expect(summary).not.toContain('Penicilina');
     expect(otherRecord.patient.id).toBe(otherPatient.id);
     expect(otherRecord.allergies.map((allergy) => allergy.substance)).toEqual(['Látex-de-Beto']);
     expect(otherRecord.prescriptions).toEqual([]);
