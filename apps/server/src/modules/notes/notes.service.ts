@@ -530,7 +530,7 @@ export async function signNote(
         doctorName: people.doctor.name,
         startsAt: appointment.startsAt,
         timeZone: people.patient.timeZone,
-        link: appointmentLink(ctx, appointment.id),
+        link: appointmentLink(ctx, appointment.id, 'patient'),
       },
     },
     language,

@@ -455,6 +455,9 @@ describe('signing', () => {
     const email = stored[0]!;
     expect(email.language).toBe('en');
     expect(email.subject).toContain('Summary of your visit');
+    // The patient is linked to the visit in their portal (issue 20), not to the admin area.
+    expect(email.text).toContain(`/portal/appointments/${appointmentId}`);
+    expect(email.text).not.toContain('/admin/');
     expect(email.attachments).toHaveLength(1);
     // The outbox keeps the clinical PDF's name, type and size only; the bytes are the chart's file.
     expect(email.attachments[0]).toEqual({

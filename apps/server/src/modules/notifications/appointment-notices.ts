@@ -1,4 +1,4 @@
-import type { Language, NotificationKind } from '@telemedicina/shared';
+import { webPathForReader, type Language, type NotificationKind } from '@telemedicina/shared';
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
@@ -49,9 +49,16 @@ export async function loadParticipants(
   return { doctor, patient };
 }
 
-/** The visit's page in the web app. */
-export function appointmentLink(services: Pick<AppServices, 'config'>, appointmentId: string): string {
-  return appLink(services, `/admin/appointments/${appointmentId}`);
+/**
+ * The visit's page in the web app for its reader: the patient's portal (`/portal/…`) for the
+ * appointment's patient, the admin area for the doctor and staff (issue 20).
+ */
+export function appointmentLink(
+  services: Pick<AppServices, 'config'>,
+  appointmentId: string,
+  reader: 'doctor' | 'patient' | 'staff',
+): string {
+  return appLink(services, webPathForReader(`/admin/appointments/${appointmentId}`, reader === 'patient'));
 }
 
 /**
@@ -64,12 +71,12 @@ export function appointmentCalendar(
   services: Pick<AppServices, 'config'>,
   appointment: AppointmentRow,
   people: { doctor: Participant; patient: Participant },
-  reader: { language: Language; timeZone: string },
+  reader: { language: Language; timeZone: string; role: 'doctor' | 'patient' | 'staff' },
   clinicName: string,
   stamp: Date,
 ): string {
   const { language, timeZone } = reader;
-  const link = appointmentLink(services, appointment.id);
+  const link = appointmentLink(services, appointment.id, reader.role);
   const when = formatInstantWithZone(appointment.startsAt, language, timeZone, 'fullDateTime');
   const summary =
     language === 'es'
@@ -119,10 +126,17 @@ export async function appointmentEmail(
     otherName: other.name,
     startsAt: appointment.startsAt,
     timeZone: to.timeZone,
-    link: appointmentLink(services, appointment.id),
+    link: appointmentLink(services, appointment.id, recipient),
   });
   const rendered = renderEmail(built, to.language, clinicName);
-  const ics = appointmentCalendar(services, appointment, people, to, clinicName, services.now());
+  const ics = appointmentCalendar(
+    services,
+    appointment,
+    people,
+    { ...to, role: recipient },
+    clinicName,
+    services.now(),
+  );
   return {
     to: to.email,
     language: to.language,

@@ -21,7 +21,12 @@ export async function appointmentCalendarFile(
     .where(eq(users.id, actor.userId));
   const language: Language = me?.language === 'en' ? 'en' : 'es';
   // The reader's zone (the patient, the doctor or staff who downloads it), as their screens say it.
-  const reader = { language, timeZone: me?.timeZone ?? 'UTC' };
+  const reader = {
+    language,
+    timeZone: me?.timeZone ?? 'UTC',
+    // Its link opens the patient's portal for the patient, the admin area for everyone else.
+    role: actor.userId === appointment.patientUserId ? ('patient' as const) : ('staff' as const),
+  };
   const people = await loadParticipants(db, appointment);
   const { clinicName } = await loadIdentitySettings(db, ctx.config);
   return {

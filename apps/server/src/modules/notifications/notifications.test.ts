@@ -79,8 +79,9 @@ describe('appointment emails and calendar files', () => {
       sent.push(message);
       return Promise.resolve({ id: 'spied', deliver: () => undefined });
     });
+    let appointment: { id: string };
     try {
-      await book(patient.token, doctorId, '2026-03-27T08:00:00Z');
+      appointment = await book(patient.token, doctorId, '2026-03-27T08:00:00Z');
     } finally {
       spy.mockRestore();
     }
@@ -110,6 +111,16 @@ describe('appointment emails and calendar files', () => {
     expect(descriptionOf(toDoctor)).toContain(
       escapeIcsText('Friday, March 27, 2026 at 9:00 AM (Madrid time)'),
     );
+    // Each reader is linked to their own frame (issue 20): the patient to the portal, the doctor to
+    // the admin area — in the email and in its calendar file.
+    const locationOf = (message: OutgoingEmail | undefined) =>
+      unfold(message?.attachments?.[0]?.content ?? '').find((line) => line.startsWith('LOCATION:'));
+    expect(toPatient?.text).toContain(`/portal/appointments/${appointment.id}`);
+    expect(`${toPatient?.text}${toPatient?.html}`).not.toContain('/admin/');
+    expect(locationOf(toPatient)).toBe(`LOCATION:${testAppOrigin}/portal/appointments/${appointment.id}`);
+    expect(toDoctor?.text).toContain(`/admin/appointments/${appointment.id}`);
+    expect(`${toDoctor?.text}${toDoctor?.html}`).not.toContain('/portal/');
+    expect(locationOf(toDoctor)).toBe(`LOCATION:${testAppOrigin}/admin/appointments/${appointment.id}`);
   });
 
   it('stores booking, change and cancellation emails; the reason reaches only the patient', async () => {
@@ -157,7 +168,8 @@ describe('appointment emails and calendar files', () => {
     expect(lines.find((line) => line.startsWith('SUMMARY:'))).toMatch(
       /^SUMMARY:Cita en .*Ana\\; Pérez\\, hija/,
     );
-    expect(lines).toContain(`LOCATION:${testAppOrigin}/admin/appointments/${appointment.id}`);
+    // The patient's file links to their portal (issue 20); the doctor's below to the admin area.
+    expect(lines).toContain(`LOCATION:${testAppOrigin}/portal/appointments/${appointment.id}`);
     const sequence0 = Number(lines.find((line) => line.startsWith('SEQUENCE:'))?.slice(9));
 
     // The reader's own zone, named in words: the patient lives in Mexico City, the doctor in Madrid.
@@ -169,6 +181,7 @@ describe('appointment emails and calendar files', () => {
     expect(inEnglish.find((line) => line.startsWith('DESCRIPTION:'))).toContain(
       escapeIcsText('Friday, March 27, 2026 at 12:00 PM (Madrid time)'),
     );
+    expect(inEnglish).toContain(`LOCATION:${testAppOrigin}/admin/appointments/${appointment.id}`);
     expect(`${lines.join('')}${inEnglish.join('')}`).not.toMatch(/America\/|Europe\//);
 
     expect((await calendar(stranger.token, appointment.id)).statusCode).toBe(404);

@@ -107,7 +107,8 @@ export async function offerFreedSlot(
         doctorName,
         startsAt: appointment.startsAt,
         timeZone: patient.timeZone,
-        link: appLink(ctx, `/admin/doctors/${appointment.doctorUserId}`),
+        // The waiting patient books in their portal (issue 20).
+        link: appLink(ctx, `/portal/doctors/${appointment.doctorUserId}`),
       },
     } as const;
     const stored = await ctx.mailer.store(db, {

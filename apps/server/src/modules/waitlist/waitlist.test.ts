@@ -152,7 +152,9 @@ describe('doctor waiting lists', () => {
     for (const told of [first, second, third]) {
       const emails = await slotEmails(told.me.user.email);
       expect(emails).toHaveLength(1);
-      expect(emails[0]?.text).toContain(`/admin/doctors/${doctor.id}`);
+      // The waiting patient books in their portal (issue 20), not in the admin area.
+      expect(emails[0]?.text).toContain(`/portal/doctors/${doctor.id}`);
+      expect(emails[0]?.text).not.toContain('/admin/');
       const page = notificationPageSchema.parse(
         (await send(context.app, 'GET', '/api/v1/notifications', { session: told.token })).json(),
       );

@@ -8,11 +8,11 @@ import { ActionIcon, Button, Group, Indicator, Popover, Skeleton, Stack, Text } 
 import { useDisclosure } from '@mantine/hooks';
 import { Notifications, notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
-import type { Notification } from '@telemedicina/shared';
+import { portalPathFor, type Notification } from '@telemedicina/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useRealtimeEvent } from '../../../lib/realtime';
 import { useLanguage } from '../../../lib/ui-state';
 import { addNotificationToCache, useNotifications } from '../api/get-notifications';
@@ -74,13 +74,15 @@ export function NotificationBell() {
     list.isSuccess,
   );
 
+  const isInPortal = useLocation().pathname.toLowerCase().startsWith('/portal');
   const handleOpen = (notification: Notification, link: string | null) => {
     if (notification.readAt === null) {
       readOne.mutate(notification.id);
     }
     close();
     if (link !== null) {
-      void navigate(link);
+      // In the patient's portal, its own page (not the admin area's, which would redirect).
+      void navigate(isInPortal ? (portalPathFor(link) ?? link) : link);
     }
   };
 
