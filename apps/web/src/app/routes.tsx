@@ -1,6 +1,7 @@
 import { Center, Loader } from '@mantine/core';
 import type { RouteObject } from 'react-router';
-import { NotFoundPage, ServerErrorPage } from '../features/errors';
+import { ServerErrorPage } from '../features/errors';
+import { NotFoundRoute } from './NotFoundRoute';
 import { RequireSession } from './RequireSession';
 import { RootLayout } from './RootLayout';
 import { RouteError } from './RouteError';
@@ -227,7 +228,8 @@ export const routes: RouteObject[] = [
       { path: 'verify', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
       { path: 'verify/:code', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
       { path: 'error-500', Component: ServerErrorPage },
-      { path: '*', Component: NotFoundPage },
+      // Unknown addresses: the 404 page, inside the app's frame for someone signed in.
+      { path: '*', Component: NotFoundRoute },
     ],
   },
 ];
