@@ -13,6 +13,9 @@ type HomeModule = typeof HomeFeature;
 const ClinicDashboard = lazy(async () => ({
   default: (await import('../features/admin-dashboard')).AdminDashboardPage,
 }));
+const ReceptionDay = lazy(async () => ({
+  default: (await import('../features/agenda')).ReceptionDayPage,
+}));
 let homeModule: HomeModule | undefined;
 
 /**
@@ -32,7 +35,8 @@ const LazyHomePage = lazy(async () => ({ default: (await loadHomePage()).HomePag
 
 /**
  * The admin area's start page (`/admin`): the clinic dashboard for users with `dashboard.admin`;
- * for everyone else the home page (next appointments, shortcuts to the sections the side
+ * reception (booking for patients, reading every appointment) the clinic's day, every doctor side
+ * by side (`features/agenda`); for everyone else the home page (next appointments, shortcuts to the sections the side
  * navigation offers them). Each loads in its own chunk.
  */
 export function HomeRoute() {
@@ -40,6 +44,12 @@ export function HomeRoute() {
   const sharedPermissions = usePermissions();
   const permissions = useMe().data?.permissions ?? sharedPermissions;
   const isAdmin = hasAnyPermission(permissions, ['dashboard.admin']);
+  // Reception's main screen is the day: every doctor side by side (the agenda without a doctor).
+  const isReception =
+    !isAdmin &&
+    !hasAnyPermission(permissions, ['visits.host']) &&
+    hasAnyPermission(permissions, ['appointments.book.any']) &&
+    hasAnyPermission(permissions, ['appointments.read.any']);
   // Chosen once: the module when already loaded, else the lazy component (never switched later).
   const [HomePage] = useState(() => homeModule?.HomePage ?? LazyHomePage);
   // The next `/admin` in this browser is sent with this page's first paint (page-hints.ts).
@@ -57,6 +67,8 @@ export function HomeRoute() {
     >
       {isAdmin ? (
         <ClinicDashboard />
+      ) : isReception ? (
+        <ReceptionDay />
       ) : (
         <HomePage
           links={links}

@@ -1,1 +1,2 @@
 export { AgendaPage } from './components/AgendaPage';
+export { ReceptionDayPage } from './components/ReceptionDayPage';

@@ -37,6 +37,7 @@ import { useFreeSlots } from '../api/get-free-slots';
 import { fetchWindow, readAgendaDate, shiftDate, visibleDays, type AgendaView } from '../agenda-layout';
 import { AgendaGrid } from './AgendaGrid';
 import { AgendaList } from './AgendaList';
+import { ClinicDay } from './ClinicDay';
 import classes from './Agenda.module.css';
 import { formatRangeLabel } from './agenda-format';
 import { formatTimeZoneName } from '../../../lib/clock';
@@ -44,7 +45,8 @@ import { formatTimeZoneName } from '../../../lib/clock';
 /**
  * `/admin/agenda`: a doctor's appointments on a day or week time grid, in the DOCTOR's zone (labelled,
  * with a note when the viewer's own zone differs), free times shaded behind them. Doctors see
- * their own; staff and administrators (`appointments.read.any`) pick the doctor. View, date, doctor
+ * their own; staff and administrators (`appointments.read.any`) land on the clinic's day (every
+ * doctor side by side, {@link ClinicDay}) and may pick one doctor for their week. View, date, doctor
  * and "show cancelled" live in the address.
  */
 export function AgendaPage() {
@@ -170,7 +172,9 @@ function Agenda() {
           <Select
             className={classes.picker}
             label={t('agenda.doctor')}
-            placeholder={t('agenda.doctorPlaceholder')}
+            placeholder={t('agenda.day.allDoctors')}
+            clearable
+            clearButtonProps={{ 'aria-label': t('agenda.day.allDoctors') }}
             searchable
             nothingFoundMessage={t('agenda.noDoctors')}
             data={(doctorOptions.data ?? []).map((option) => ({ value: option.id, label: option.name }))}
@@ -181,7 +185,9 @@ function Agenda() {
           />
         ) : null}
       </SectionHeader>
-      {doctorId === null ? (
+      {doctorId === null && canPickDoctor ? (
+        <ClinicDay />
+      ) : doctorId === null ? (
         <Alert variant="light" color="blue" data-testid="agenda-choose-doctor">
           {t('agenda.chooseDoctor')}
         </Alert>

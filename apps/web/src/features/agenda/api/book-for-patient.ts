@@ -1,0 +1,21 @@
+import { appointmentSchema, type Appointment, type BookAppointmentRequest } from '@telemedicina/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { parseAnswer } from '../../../lib/parse-answer';
+import { clinicDayQueryKey } from './get-clinic-day';
+
+/** `POST /appointments` with `patientId`: reception books a free time for a patient (409 SLOT_TAKEN on a lost race). */
+export async function bookForPatient(
+  body: BookAppointmentRequest & { patientId: string },
+): Promise<Appointment> {
+  const answer = await api.post<unknown>('/appointments', body, { alertOnError: false });
+  return parseAnswer(appointmentSchema, answer);
+}
+
+export function useBookForPatient() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: bookForPatient,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: clinicDayQueryKey }),
+  });
+}
