@@ -27,7 +27,9 @@ export function presentClinicDay(
     doctors: day.doctors.map((column) => ({
       id: column.doctor.userId,
       name: column.doctor.name,
-      specialties: column.specialties.map((specialty) => (lang === 'en' ? specialty.nameEn : specialty.nameEs)),
+      specialties: column.specialties.map((specialty) =>
+        lang === 'en' ? specialty.nameEn : specialty.nameEs,
+      ),
       visitMinutes: column.doctor.visitMinutes,
       appointments: column.appointments.map((row) => ({
         id: row.id,

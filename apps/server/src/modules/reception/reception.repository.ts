@@ -37,9 +37,7 @@ export async function listDayDoctors(db: Database, onlyDoctorId: string | null):
     .select({ userId: doctorProfiles.userId, name: users.name, visitMinutes: doctorProfiles.visitMinutes })
     .from(doctorProfiles)
     .innerJoin(users, eq(users.id, doctorProfiles.userId))
-    .where(
-      and(eq(users.status, 'active'), onlyDoctorId === null ? undefined : eq(users.id, onlyDoctorId)),
-    )
+    .where(and(eq(users.status, 'active'), onlyDoctorId === null ? undefined : eq(users.id, onlyDoctorId)))
     .orderBy(asc(users.name), asc(users.id));
 }
 
@@ -147,11 +145,7 @@ export async function findPatients(
     })
     .from(users)
     .where(
-      and(
-        arrayContains(users.roleKeys, ['patient']),
-        sql`${users.status} <> 'disabled'`,
-        or(...matches),
-      ),
+      and(arrayContains(users.roleKeys, ['patient']), sql`${users.status} <> 'disabled'`, or(...matches)),
     )
     .orderBy(asc(users.name), asc(users.id))
     .limit(limit);

@@ -196,7 +196,9 @@ describe('GET /patients/lookup', () => {
 
   it('refuses doctors (no administrative patient data) and a one-letter search', async () => {
     const doctor = await signIn(context.app, mexico);
-    const refused = await send(context.app, 'GET', '/api/v1/patients/lookup?q=ana', { session: doctor.token });
+    const refused = await send(context.app, 'GET', '/api/v1/patients/lookup?q=ana', {
+      session: doctor.token,
+    });
     expect(refused.statusCode).toBe(403);
     const short = await send(context.app, 'GET', '/api/v1/patients/lookup?q=a', { session: reception.token });
     expect(short.statusCode).toBe(400);
