@@ -9,9 +9,9 @@
 // TEST_STRESS=1 runs all of it with a busy loop hogging one core for the whole run: the suite must
 // pass on a machine busier or slower than the one it was written on.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { buildIfNeeded } from './build-if-needed.mjs';
 import { ensureChromium } from './ensure-chromium.mjs';
 import { checkNodeVersion, npm, root, run } from './lib.mjs';
@@ -125,6 +125,29 @@ async function vitest(label, args, env = {}) {
   }
 }
 
+/**
+ * Server test files that never open a database: none of the test database helpers, no server
+ * process, no database client. A file that starts using one is picked up by the PostgreSQL stage
+ * again without anyone editing a list.
+ */
+function serverTestFilesWithoutDatabase() {
+  const reachesDatabase =
+    /test\/(?:test-database|test-context|factories|[a-z-]+-fixtures)\.js|openDatabase|startServer|TEST_DATABASE_URL|testDatabaseUrl|dist\/main\.js/;
+  const files = [];
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        walk(path);
+      } else if (entry.name.endsWith('.test.ts') && !reachesDatabase.test(readFileSync(path, 'utf8'))) {
+        files.push(relative(join(root, 'apps/server'), path));
+      }
+    }
+  };
+  walk(join(root, 'apps/server/src'));
+  return files;
+}
+
 const only = process.env.TEST_ONLY?.split(',').filter(Boolean);
 const wants = (step) => !only || only.includes(step);
 
@@ -156,10 +179,17 @@ if (wants('unit')) {
   );
 }
 if (wants('unit') && process.env.TEST_DATABASE_URL) {
+  // Only the files that reach a database run again on PostgreSQL: a pure file (the HTML sanitizer's
+  // 500-case property test, slot arithmetic, ICS text…) would repeat the PGlite stage's result.
+  const databaseFree = serverTestFilesWithoutDatabase();
   await stage('server (PostgreSQL)', () =>
-    vitest('server-postgres', ['--project', 'server', unitWorkers], {
-      TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
-    }),
+    vitest(
+      'server-postgres',
+      ['--project', 'server', unitWorkers, ...databaseFree.flatMap((file) => ['--exclude', `**/${file}`])],
+      {
+        TEST_DATABASE_URL: process.env.TEST_DATABASE_URL,
+      },
+    ),
   );
 }
 // Whole-system suites need built servers, PostgreSQL and Redis: CI sets TEST_SYSTEM=1.
