@@ -99,10 +99,10 @@ function DoctorsDirectory() {
     params.filters.acceptsNewPatients,
   ].filter((value) => value !== null && value !== undefined).length;
 
-  const filters = (
+  const filters = (isSheet: boolean) => (
     <>
       <NativeSelect
-        className={classes.filter}
+        className={isSheet ? undefined : classes.filter}
         label={t('doctors.filters.specialty')}
         value={params.filters.specialtyId ?? ''}
         onChange={(event) => params.setFilter('specialtyId', event.currentTarget.value || null)}
@@ -110,7 +110,7 @@ function DoctorsDirectory() {
         data-testid="doctors-filter-specialty"
       />
       <NativeSelect
-        className={classes.filter}
+        className={isSheet ? undefined : classes.filter}
         label={t('doctors.filters.language')}
         value={params.filters.language ?? ''}
         onChange={(event) =>
@@ -123,7 +123,7 @@ function DoctorsDirectory() {
         data-testid="doctors-filter-language"
       />
       <NativeSelect
-        className={classes.filter}
+        className={isSheet ? undefined : classes.filter}
         label={t('doctors.filters.sort')}
         value={params.sort}
         onChange={(event) =>
@@ -136,7 +136,7 @@ function DoctorsDirectory() {
         data-testid="doctors-sort"
       />
       <Switch
-        className={classes.toggle}
+        className={isSheet ? undefined : classes.toggle}
         label={t('doctors.filters.acceptsNewPatients')}
         checked={params.filters.acceptsNewPatients === 'true'}
         onChange={(event) =>
@@ -246,13 +246,14 @@ function DoctorsDirectory() {
               onClose={() => setIsSheetOpen(false)}
               position="bottom"
               size="auto"
+              styles={{ content: { height: 'auto', maxHeight: '90dvh', flex: '0 0 100%' } }}
               radius="lg"
               title={t('doctors.filters.title')}
               closeButtonProps={{ 'aria-label': t('doctors.filters.close') }}
               data-testid="doctors-filters-sheet"
             >
               <Stack gap="md" pb="md">
-                {filters}
+                {filters(true)}
                 <Button onClick={() => setIsSheetOpen(false)} data-testid="doctors-filters-done">
                   {result.data
                     ? t('doctors.filters.showResults', { count: total })
@@ -263,7 +264,7 @@ function DoctorsDirectory() {
           </>
         ) : (
           <div className={classes.toolbar} data-testid="doctors-filters">
-            {filters}
+            {filters(false)}
           </div>
         )}
         {body}

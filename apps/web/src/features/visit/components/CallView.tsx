@@ -44,7 +44,7 @@ import {
 } from '@tabler/icons-react';
 import type { ChatMessage, VisitParticipant, VisitState } from '@telemedicina/shared';
 import clsx from 'clsx';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
@@ -134,6 +134,27 @@ export function CallView({
     const timer = setInterval(() => setNow(Date.now()), 1_000);
     return () => clearInterval(timer);
   }, []);
+
+  // On a larger screen the call takes the height left below what sits above it (header, notices,
+  // title), so the video and the controls fit the window without scrolling.
+  useLayoutEffect(() => {
+    const element = containerRef.current;
+    if (!element || isPhone) {
+      return;
+    }
+    const update = () => {
+      const top = element.getBoundingClientRect().top + window.scrollY;
+      element.style.setProperty('--call-top', `${Math.round(top)}px`);
+    };
+    update();
+    window.addEventListener('resize', update);
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(update) : null;
+    observer?.observe(document.body);
+    return () => {
+      window.removeEventListener('resize', update);
+      observer?.disconnect();
+    };
+  }, [isPhone]);
 
   // Screen share replaces the camera in every connection; audio-only sends no video at all.
   const mesh = peers.mesh;
