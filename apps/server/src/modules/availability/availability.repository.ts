@@ -140,6 +140,77 @@ export async function findBusyIntervals(
     .orderBy(asc(appointments.startsAt));
 }
 
+/** The weekly rules of several doctors in one query, by doctor then weekday, start and validity. */
+export async function listAvailabilityRulesOfMany(
+  db: Database,
+  doctorUserIds: readonly string[],
+): Promise<AvailabilityRuleRow[]> {
+  if (doctorUserIds.length === 0) {
+    return [];
+  }
+  return db
+    .select()
+    .from(availabilityRules)
+    .where(inArray(availabilityRules.doctorUserId, [...doctorUserIds]))
+    .orderBy(
+      asc(availabilityRules.doctorUserId),
+      asc(availabilityRules.weekday),
+      asc(availabilityRules.startTime),
+      asc(availabilityRules.validFrom),
+    );
+}
+
+/** The exceptions of several doctors that overlap [from, to), in one query, earliest first. */
+export async function listAvailabilityExceptionsOfMany(
+  db: Database,
+  doctorUserIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<AvailabilityExceptionRow[]> {
+  if (doctorUserIds.length === 0) {
+    return [];
+  }
+  return db
+    .select()
+    .from(availabilityExceptions)
+    .where(
+      and(
+        inArray(availabilityExceptions.doctorUserId, [...doctorUserIds]),
+        gt(availabilityExceptions.endsAt, from),
+        lt(availabilityExceptions.startsAt, to),
+      ),
+    )
+    .orderBy(asc(availabilityExceptions.startsAt), asc(availabilityExceptions.id));
+}
+
+/** The live appointments of several doctors that overlap [from, to), in one query, earliest first. */
+export async function findBusyIntervalsOfMany(
+  db: Database,
+  doctorUserIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<{ doctorUserId: string; start: Date; end: Date }[]> {
+  if (doctorUserIds.length === 0) {
+    return [];
+  }
+  return db
+    .select({
+      doctorUserId: appointments.doctorUserId,
+      start: appointments.startsAt,
+      end: appointments.endsAt,
+    })
+    .from(appointments)
+    .where(
+      and(
+        inArray(appointments.doctorUserId, [...doctorUserIds]),
+        inArray(appointments.status, [...liveAppointmentStatuses]),
+        gt(appointments.endsAt, from),
+        lt(appointments.startsAt, to),
+      ),
+    )
+    .orderBy(asc(appointments.startsAt));
+}
+
 /** Whether the patient has ever had an appointment with the doctor that was not cancelled. */
 export async function hasSeenDoctor(
   db: Database,

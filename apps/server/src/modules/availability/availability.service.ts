@@ -21,6 +21,9 @@ import {
   insertAvailabilityException,
   listAvailabilityExceptions as listExceptionRows,
   listAvailabilityRules,
+  listAvailabilityRulesOfMany,
+  listAvailabilityExceptionsOfMany,
+  findBusyIntervalsOfMany,
   replaceAvailabilityRules as replaceRuleRows,
   type AvailabilityExceptionRow,
   type AvailabilityRuleRow,
@@ -99,6 +102,60 @@ export async function findFreeSlotsOf(
     busy: query.ignoreBusy === true ? [] : inputs.busy,
     ...(query.limit === undefined ? {} : { limit: query.limit }),
   }).map((slot) => ({ startsAt: slot.start, endsAt: slot.end }));
+}
+
+/**
+ * The free slots of several doctors in [from, to) (up to `limit` each) — the directory's "next free
+ * times". The same slots as {@link findFreeSlotsOf} for each doctor, but the rules, the exceptions
+ * and the live appointments of all of them are read in one query each: a page of doctors costs
+ * three queries, not three per doctor.
+ */
+export async function findFreeSlotsOfMany(
+  db: Database,
+  doctors: readonly DoctorScheduleInfo[],
+  query: { from: Date; to: Date; now: Date; limit: number; minimumNoticeMinutes: number },
+): Promise<Map<string, FreeSlot[]>> {
+  const result = new Map<string, FreeSlot[]>();
+  const active = doctors.filter((doctor) => doctor.status === 'active' && query.to > query.from);
+  for (const doctor of doctors) {
+    result.set(doctor.userId, []);
+  }
+  if (active.length === 0) {
+    return result;
+  }
+  const ids = active.map((doctor) => doctor.userId);
+  // A slot starting just before `to` ends up to one visit later (the longest visit of the page).
+  const reachOf = (doctor: DoctorScheduleInfo) =>
+    new Date(query.to.getTime() + doctor.visitMinutes * minuteMs);
+  const reach = new Date(Math.max(...active.map((doctor) => reachOf(doctor).getTime())));
+  const [rules, exceptions, busy] = await Promise.all([
+    listAvailabilityRulesOfMany(db, ids),
+    listAvailabilityExceptionsOfMany(db, ids, new Date(query.from.getTime() - dayMs), reach),
+    findBusyIntervalsOfMany(db, ids, query.from, reach),
+  ]);
+  const notBefore = new Date(query.now.getTime() + query.minimumNoticeMinutes * minuteMs);
+  for (const doctor of active) {
+    const doctorReach = reachOf(doctor);
+    const slots = generateSlots({
+      rules: rules.filter((rule) => rule.doctorUserId === doctor.userId).map(toWeeklyRule),
+      exceptions: exceptions
+        .filter((exception) => exception.doctorUserId === doctor.userId && exception.startsAt < doctorReach)
+        .map((exception) => ({ kind: exception.kind, start: exception.startsAt, end: exception.endsAt })),
+      busy: busy
+        .filter((interval) => interval.doctorUserId === doctor.userId && interval.start < doctorReach)
+        .map(({ start, end }) => ({ start, end })),
+      slotMinutes: doctor.visitMinutes,
+      from: query.from,
+      to: query.to,
+      notBefore,
+      limit: query.limit,
+    });
+    result.set(
+      doctor.userId,
+      slots.map((slot) => ({ startsAt: slot.start, endsAt: slot.end })),
+    );
+  }
+  return result;
 }
 
 /** Rules, exceptions, busy intervals and notice for slots starting in [from, to), read together. */

@@ -1,4 +1,4 @@
-import { findFreeSlotsOf } from '../availability/availability.service.js';
+import { findFreeSlotsOfMany } from '../availability/availability.service.js';
 import type { ServiceContext } from '../context.js';
 import { loadBookingRules } from '../settings/settings.service.js';
 import type { DoctorRow } from './doctors.repository.js';
@@ -7,9 +7,8 @@ import type { DoctorRow } from './doctors.repository.js';
  * The start of each doctor's next free slots in [from, until), through the
  * availability module's slot search (weekly rules, exceptions, live
  * appointments, visit length, minimum notice). The doctors are already
- * loaded and the clinic's minimum notice is read once, so each doctor costs
- * the availability module's own reads (rules, exceptions, busy intervals),
- * issued together rather than one doctor after another.
+ * loaded and the clinic's minimum notice is read once; the rules, exceptions
+ * and appointments of the whole page are read in one query each (not per doctor).
  */
 export async function findNextFreeSlots(
   ctx: ServiceContext,
@@ -20,24 +19,19 @@ export async function findNextFreeSlots(
     return new Map();
   }
   const { minimumNoticeMinutes } = await loadBookingRules(ctx.db.db);
-  const now = ctx.now();
-  const slots = await Promise.all(
-    doctors.map((doctor) =>
-      findFreeSlotsOf(
-        ctx.db.db,
-        {
-          userId: doctor.id,
-          name: doctor.name,
-          timeZone: doctor.timeZone,
-          status: doctor.status,
-          visitMinutes: doctor.visitMinutes,
-          acceptsNewPatients: doctor.acceptsNewPatients,
-        },
-        { from: window.from, to: window.until, now, limit: window.limit, minimumNoticeMinutes },
-      ),
-    ),
+  const slots = await findFreeSlotsOfMany(
+    ctx.db.db,
+    doctors.map((doctor) => ({
+      userId: doctor.id,
+      name: doctor.name,
+      timeZone: doctor.timeZone,
+      status: doctor.status,
+      visitMinutes: doctor.visitMinutes,
+      acceptsNewPatients: doctor.acceptsNewPatients,
+    })),
+    { from: window.from, to: window.until, now: ctx.now(), limit: window.limit, minimumNoticeMinutes },
   );
   return new Map(
-    doctors.map((doctor, index) => [doctor.id, (slots[index] ?? []).map((slot) => slot.startsAt)]),
+    doctors.map((doctor) => [doctor.id, (slots.get(doctor.id) ?? []).map((slot) => slot.startsAt)]),
   );
 }

@@ -19,8 +19,12 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { findFreeSlotsOf } from '../availability/availability.service.js';
+import type { ServiceContext } from '../context.js';
 import { writeSetting } from '../settings/settings.repository.js';
-import { settingKeys } from '../settings/settings.service.js';
+import { loadBookingRules, settingKeys } from '../settings/settings.service.js';
+import { findNextFreeSlots } from './doctor-slots.js';
+import { listDirectoryDoctors } from './doctors.repository.js';
 
 let context: TestContext;
 let admin: SignedInClient;
@@ -227,6 +231,66 @@ describe('next free slots in the directory', () => {
       })),
     );
   }
+
+  it('reads the slots of a whole page in a fixed number of queries, the same slots as one doctor at a time', async () => {
+    const token = uniqueToken();
+    const doctors: TestUser[] = [];
+    for (const index of [0, 1, 2, 3, 4, 5]) {
+      const doctor = await createDoctor({ name: `Lote ${index} ${token}` });
+      doctors.push(doctor);
+      if (index !== 5) {
+        await openEveryDay(doctor.id, new Date(Date.now() + index * dayMs).toISOString().slice(0, 10));
+      }
+    }
+    const patient = await createUser(context.app, { roles: ['patient'] });
+    const [firstBefore] = await directory(`q=${encodeURIComponent(`Lote 0 ${token}`)}`);
+    await createAppointment(context.app, {
+      doctorId: doctors[0]!.id,
+      patientId: patient.id,
+      startsAt: new Date(firstBefore!.nextSlots[0]!),
+    });
+
+    let selects = 0;
+    const counting = new Proxy(context.db.db, {
+      get(target, property, receiver) {
+        const value: unknown = Reflect.get(target, property, receiver);
+        if (property === 'select' && typeof value === 'function') {
+          return (...args: unknown[]) => {
+            selects += 1;
+            return (value as (...inner: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return value;
+      },
+    });
+    const ctx = { db: { ...context.db, db: counting }, now: () => new Date() } as unknown as ServiceContext;
+    const { rows } = await listDirectoryDoctors(context.db.db, { q: token }, { order: 'asc', page: null });
+    expect(rows).toHaveLength(6);
+    const from = new Date();
+    const window = { from, until: new Date(from.getTime() + 14 * dayMs), limit: 3 };
+
+    selects = 0;
+    const one = await findNextFreeSlots(ctx, rows.slice(0, 1), window);
+    const queriesForOne = selects;
+    selects = 0;
+    const page = await findNextFreeSlots(ctx, rows, window);
+    expect(selects, 'queries for six doctors').toBe(queriesForOne);
+    expect(queriesForOne).toBeLessThanOrEqual(4);
+
+    // The same slots as the availability module gives each doctor alone.
+    const notice = (await loadBookingRules(context.db.db)).minimumNoticeMinutes;
+    for (const row of rows) {
+      const alone = await findFreeSlotsOf(
+        context.db.db,
+        { ...row, userId: row.id },
+        { from, to: window.until, now: from, limit: 3, minimumNoticeMinutes: notice },
+      );
+      expect(page.get(row.id), row.name).toEqual(alone.map((slot) => slot.startsAt));
+    }
+    expect(one.get(rows[0]!.id)).toEqual(page.get(rows[0]!.id));
+    expect(page.get(doctors[0]!.id)?.[0]?.getTime()).not.toBe(Date.parse(firstBefore!.nextSlots[0]!));
+    expect(page.get(doctors[5]!.id)).toEqual([]);
+  });
 
   it('shows up to 3 free slots in the next 14 days, after the minimum notice and around appointments', async () => {
     const token = uniqueToken();
