@@ -24,6 +24,9 @@ function bootHints(): Plugin {
     app: ['src/app/start-app.tsx', 'src/app/AdminShell.tsx'],
     // `/admin`: the home route and the home page of everyone but clinic admins.
     home: ['src/app/HomeRoute.tsx', 'src/features/home/index.ts'],
+    // A patient portal page: the application, the portal's light frame and its home (issue 20).
+    // (Its home comes in the frame's chunk, which imports it statically.)
+    portal: ['src/app/start-app.tsx', 'src/app/PortalShell.tsx'],
     // What the signed-in frame fetches once the page is idle (`usePrefetchWhenIdle`): the message
     // dialog, the idle-session warning, the notifications' list. Only their styles are used (put in
     // the pre-rendered `/admin`): linked later, each file restyled and laid out the whole page again.

@@ -175,6 +175,14 @@ function nextTask(): Promise<void> {
  * of the same module gets this download; a failure is reported there.
  */
 function preloadRouteChunks(pathname: string): void {
+  if (/^\/portal(\/|$)/i.test(pathname)) {
+    // The patient's portal: its light frame and its home, nothing of the admin area (issue 20).
+    void import('./app/PortalShell').catch(() => undefined);
+    if (/^\/portal\/?$/i.test(pathname)) {
+      void import('./features/portal').catch(() => undefined);
+    }
+    return;
+  }
   if (!/^\/admin(\/|$)/.test(pathname)) {
     return;
   }

@@ -19,6 +19,10 @@ const hints: BootHints = {
   },
   home: { scripts: ['/assets/HomeRoute-G.js', '/assets/AdminShell-E.js'], styles: ['/assets/home-I.css'] },
   idle: { scripts: ['/assets/Modal-J.js'], styles: ['/assets/AdminShell-F.css', '/assets/Modal-K.css'] },
+  portal: {
+    scripts: ['/assets/start-app-D.js', '/assets/PortalShell-P.js'],
+    styles: ['/assets/PortalShell-Q.css'],
+  },
 };
 
 const splashHtml =
@@ -133,6 +137,17 @@ describe('a page that starts signed in (session cookie)', () => {
         '/assets/AdminShell-E.js',
       ]);
     }
+    // The patient's portal (issue 20): the application and the portal's light frame, nothing of the
+    // admin area's frame.
+    for (const portal of ['/portal', '/portal/', '/portal/appointments/a1']) {
+      expect(preloads(pageFor(portal, 'es', true).html)).toEqual([
+        '/assets/PortalShell-Q.css',
+        '/assets/start-app-D.js',
+        '/assets/PortalShell-P.js',
+      ]);
+    }
+    expect(pageFor('/portal', 'es', false).html).toBe(indexHtml);
+    expect(pageFor('/portals', 'es', true).html).toBe(indexHtml);
     // Outside the admin area (a visit or booking link): as built.
     expect(pageFor('/register', 'es', true).html).toBe(indexHtml);
     expect(pageFor('/administrator', 'es', true).html).toBe(indexHtml);

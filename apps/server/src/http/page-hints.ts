@@ -17,6 +17,8 @@ export interface BootHints {
   app?: BootStep;
   /** `/admin`: its home route and page. */
   home?: BootStep;
+  /** A patient portal page (`/portal…`): the application, the portal's light frame and its home. */
+  portal?: BootStep;
   /** What the signed-in frame loads once the page is idle (dialogs, the notifications' list). */
   idle?: BootStep;
 }
@@ -26,7 +28,7 @@ export interface BootHints {
  * signed in (a session cookie) — the admin area's home, another admin page, the start page, which
  * moves them on; any other page (as built).
  */
-type PageKind = 'signIn' | 'adminHome' | 'signedIn' | 'other';
+type PageKind = 'signIn' | 'adminHome' | 'signedIn' | 'portal' | 'other';
 
 /** Cookie the web app sets when the person picks a language with the switcher (apps/web/src/lib/i18n.ts). */
 export const languageCookieName = 'tm_language';
@@ -130,6 +132,10 @@ export function createPageHints(
 function pageKind(pathName: string, hasSession: boolean, startsOnDashboard: boolean): PageKind {
   if (!hasSession) {
     return pathName === '/' ? 'signIn' : 'other';
+  }
+  if (/^\/portal(\/|$)/i.test(pathName)) {
+    // The patient's portal: its own light frame, nothing of the admin area's (issue 20).
+    return 'portal';
   }
   if (/^\/admin\/?$/.test(pathName)) {
     // A clinic administrator's `/admin` is the dashboard (the web app's `startPageCookieName`):
@@ -247,6 +253,8 @@ function bootSteps(hints: BootHints, kind: PageKind): (BootStep | undefined)[] {
       return [hints.app, hints.home];
     case 'signedIn':
       return [hints.app];
+    case 'portal':
+      return [hints.portal];
     case 'other':
       return [];
   }

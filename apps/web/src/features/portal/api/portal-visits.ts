@@ -1,5 +1,7 @@
 import {
   appointmentPageSchema,
+  chartNoteListSchema,
+  type ChartNoteList,
   doctorProfileSchema,
   prescriptionListSchema,
   type AppointmentPage,
@@ -69,6 +71,26 @@ export function usePortalPrescriptions(patientId: string | undefined) {
         parseAnswer(
           prescriptionListSchema,
           await api.get<unknown>(`/patients/${encodeURIComponent(patientId ?? '')}/prescriptions`, {
+            signal,
+            alertOnError: false,
+          }),
+        ),
+      enabled: Boolean(patientId),
+      staleTime: 60_000,
+      retry: false,
+    }),
+  );
+}
+
+/** `GET /patients/:id/notes`: the patient's signed visit notes (a past visit with one has a summary). */
+export function usePortalNotes(patientId: string | undefined) {
+  return useQuery(
+    queryOptions({
+      queryKey: ['notes', 'patient', patientId ?? ''],
+      queryFn: async ({ signal }): Promise<ChartNoteList> =>
+        parseAnswer(
+          chartNoteListSchema,
+          await api.get<unknown>(`/patients/${encodeURIComponent(patientId ?? '')}/notes`, {
             signal,
             alertOnError: false,
           }),

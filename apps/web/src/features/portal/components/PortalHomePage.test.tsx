@@ -1,4 +1,4 @@
-import { act, screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import type { Appointment } from '@telemedicina/shared';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
@@ -77,6 +77,21 @@ describe(
           acceptsNewPatients: true,
           timeZone: 'America/Mexico_City',
         });
+      api.routes['GET /api/v1/patients/pat-1/notes'] = (_request, response) =>
+        sendJson(response, 200, {
+          items: [
+            {
+              id: 'n-1',
+              appointmentId: 'done-1',
+              visitStartsAt: '2026-11-20T17:00:00.000Z',
+              doctor: { id: 'doc-1', name: 'Dra. Carmen Ruiz' },
+              status: 'signed',
+              signedAt: '2026-11-20T18:00:00.000Z',
+              diagnoses: [],
+              addendaCount: 0,
+            },
+          ],
+        });
       api.routes['GET /api/v1/patients/pat-1/prescriptions'] = (_request, response) =>
         sendJson(response, 200, {
           items: [
@@ -130,7 +145,9 @@ describe(
       expect(within(card).getByTestId('portal-next-prepare')).toBeTruthy();
       expect(within(card).queryByTestId('portal-next-join')).toBeNull();
 
-      act(() => vi.advanceTimersByTime(10 * minute));
+      act(() => {
+        vi.advanceTimersByTime(10 * minute);
+      });
       const join = await screen.findByTestId('portal-next-join');
       expect(join.textContent).toBe('Entrar a la videoconsulta');
       expect(join.getAttribute('href')).toBe('/portal/visits/v-soon');
@@ -155,19 +172,27 @@ describe(
     });
 
     it('without visits: a clear start (find a doctor); past visits with their summary, prescription and book again', async () => {
-      past = [visit({ id: 'done-1', inMinutes: -11 * 24 * 60, status: 'completed' })];
+      past = [
+        visit({ id: 'done-1', inMinutes: -11 * 24 * 60, status: 'completed' }),
+        visit({ id: 'done-0', inMinutes: -30 * 24 * 60, status: 'completed' }),
+      ];
       renderApp('/portal', 'en');
       const start = await screen.findByTestId('portal-start', {}, slow);
       expect(within(start).getByTestId('portal-find-doctor').getAttribute('href')).toBe('/portal/doctors');
       expect(within(start).getByTestId('portal-find-doctor').textContent).toBe('Find a doctor');
-      const item = await screen.findByTestId('portal-past-item');
-      expect(within(item).getByTestId('portal-past-summary').getAttribute('href')).toBe(
+      const [item, older] = await screen.findAllByTestId('portal-past-item');
+      // The signed note makes a summary; a visit without one leads to its page, not to a "summary".
+      await waitFor(() =>
+        expect(within(item!).getByTestId('portal-past-summary').textContent).toBe('Summary'),
+      );
+      expect(within(item!).getByTestId('portal-past-summary').getAttribute('href')).toBe(
         '/portal/appointments/done-1',
       );
-      const prescription = await within(item).findByTestId('portal-past-prescription');
+      expect(within(older!).getByTestId('portal-past-summary').textContent).toBe('View the visit');
+      const prescription = await within(item!).findByTestId('portal-past-prescription');
       expect(prescription.textContent).toBe('Prescription: Ibuprofeno 400 mg');
       expect(prescription.getAttribute('href')).toBe('/portal/prescriptions/rx-1');
-      expect(within(item).getByTestId('portal-past-book-again').getAttribute('href')).toBe(
+      expect(within(item!).getByTestId('portal-past-book-again').getAttribute('href')).toBe(
         '/portal/doctors/doc-1',
       );
       expect(screen.queryByTestId('portal-next-visit')).toBeNull();

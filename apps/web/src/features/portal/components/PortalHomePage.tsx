@@ -12,6 +12,7 @@ import { useMe } from '../../../lib/session';
 import { useClock } from '../../../lib/use-clock';
 import {
   usePortalDoctor,
+  usePortalNotes,
   usePortalPast,
   usePortalPrescriptions,
   usePortalUpcoming,
@@ -141,6 +142,11 @@ function PastVisits({ visits, patientId }: { visits: Appointment[]; patientId: s
   const { t } = useTranslation();
   const clock = useClock();
   const prescriptions = usePortalPrescriptions(patientId);
+  const notes = usePortalNotes(patientId);
+  // A visit whose note the doctor has signed has a summary; the others lead to the visit's page.
+  const summarized = new Set(
+    (notes.data?.items ?? []).filter((note) => note.status === 'signed').map((note) => note.appointmentId),
+  );
   const byVisit = new Map<string, PrescriptionSummary[]>();
   for (const item of prescriptions.data?.items ?? []) {
     if (item.appointmentId && item.status === 'active') {
@@ -168,12 +174,18 @@ function PastVisits({ visits, patientId }: { visits: Appointment[]; patientId: s
                 component={Link}
                 to={`/portal/appointments/${encodeURIComponent(item.id)}`}
                 variant="light"
-                size="compact-md"
+                size="compact-sm"
                 leftSection={<IconFileDescription size={16} />}
-                aria-label={t('portal.past.summaryLabel', { when: clock.date(item.startsAt) })}
+                aria-label={t(
+                  summarized.has(item.id) ? 'portal.past.summaryLabel' : 'portal.past.visitLabel',
+                  {
+                    when: clock.date(item.startsAt),
+                  },
+                )}
                 data-testid="portal-past-summary"
+                data-summary={summarized.has(item.id) || undefined}
               >
-                {t('portal.past.summary')}
+                {summarized.has(item.id) ? t('portal.past.summary') : t('portal.past.visit')}
               </Button>
               {(byVisit.get(item.id) ?? []).map((prescription) => (
                 <Button
@@ -181,7 +193,7 @@ function PastVisits({ visits, patientId }: { visits: Appointment[]; patientId: s
                   component={Link}
                   to={`/portal/prescriptions/${encodeURIComponent(prescription.id)}`}
                   variant="light"
-                  size="compact-md"
+                  size="compact-sm"
                   leftSection={<IconPill size={16} />}
                   data-testid="portal-past-prescription"
                 >
@@ -192,7 +204,7 @@ function PastVisits({ visits, patientId }: { visits: Appointment[]; patientId: s
                 component={Link}
                 to={`/portal/doctors/${encodeURIComponent(item.doctor.id)}`}
                 variant="subtle"
-                size="compact-md"
+                size="compact-sm"
                 leftSection={<IconRepeat size={16} />}
                 aria-label={t('portal.past.bookAgainLabel', { name: item.doctor.name })}
                 data-testid="portal-past-book-again"
