@@ -4,10 +4,12 @@ import { Alert, Button, Center, CopyButton, Group, Loader, Paper, Stack, Text } 
 import {
   IconAlertTriangle,
   IconCheck,
+  IconCircleCheck,
   IconCloudCheck,
   IconCloudUpload,
   IconCopy,
   IconLayoutList,
+  IconListCheck,
   IconRefresh,
   IconSignature,
 } from '@tabler/icons-react';
@@ -22,6 +24,7 @@ import { getNote, setNoteDiagnoses, signNote } from '../api/note';
 import type { SectionChanges, SaveQueueState } from '../hooks/note-save-queue';
 import { useNoteSaveQueue } from '../hooks/use-note-save-queue';
 import { htmlToPlainText, isBlankHtml, soapTemplateHtml } from '../soap-template';
+import { signReadiness } from '../sign-readiness';
 import { DiagnosisPicker } from './DiagnosisPicker';
 import classes from './Notes.module.css';
 import { useClock } from '../../../lib/use-clock';
@@ -73,6 +76,11 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
   const [signPhase, setSignPhase] = useState<'closed' | 'asking' | 'signing'>('closed');
   const [signError, setSignError] = useState<string | null>(null);
   const signingRef = useRef(false);
+  /** Which sections hold text (live, from the editors' input): what the sign checklist reads. */
+  const [filled, setFilled] = useState<Record<NoteSection, boolean>>(() => filledOf(note.sections));
+  const markFilled = useCallback((section: NoteSection, isFilled: boolean) => {
+    setFilled((previous) => (previous[section] === isFilled ? previous : { ...previous, [section]: isFilled }));
+  }, []);
 
   const remount = useCallback((sections: NoteSection[], contents: Partial<Sections>) => {
     const nextKeys = { ...keysRef.current };
@@ -98,9 +106,10 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
         return;
       }
       latestRef.current = { ...latestRef.current, [section]: html };
+      markFilled(section, !isBlankHtml(html));
       enqueue(section, html);
     },
-    [enqueue],
+    [enqueue, markFilled],
   );
 
   // ---------------------------------------------------------------- template
@@ -114,6 +123,7 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
     }
     remount(sections, contents);
     for (const section of sections) {
+      markFilled(section, !isBlankHtml(contents[section] ?? ''));
       enqueue(section, contents[section] ?? '');
     }
   };
@@ -167,6 +177,7 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
     latestRef.current = { ...current.sections };
     queue.reset(current);
     remount([...noteSections], current.sections);
+    setFilled(filledOf(current.sections));
     setDiagnoses(current.diagnoses);
     onNote(current);
   };
@@ -223,6 +234,7 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
   const isSigning = signPhase === 'signing';
   const isConflict = state.status === 'conflict';
   const isBlocked = isConflict || state.status === 'signed';
+  const readiness = signReadiness(filled, diagnoses.length);
 
   return (
     <Stack gap="md" data-testid="note-editor" data-save-status={state.status}>
@@ -253,6 +265,13 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
           </Button>
         </div>
       </div>
+
+      {isBlocked || isSigning ? null : (
+        <SignChecklist
+          isReady={readiness.isReady}
+          emptySections={readiness.emptySections.map((section) => t(`notes.sections.${section}`))}
+        />
+      )}
 
       {templateNotice ? (
         <Alert
@@ -345,6 +364,7 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
                 containersRef.current[section] = element;
               }}
               data-testid={`note-section-${section}`}
+              onInput={() => markFilled(section, liveText(containersRef.current[section] ?? null) !== '')}
             >
               <h3 className={classes.sectionTitle} id={`note-section-${section}-label`}>
                 {t(`notes.sections.${section}`)}
@@ -501,6 +521,46 @@ function UnsavedCopies({ kept, onDismiss }: { kept: SectionChanges; onDismiss?: 
               {t('notes.conflict.dismiss')}
             </Button>
           </Group>
+        ) : null}
+      </Stack>
+    </Alert>
+  );
+}
+
+function filledOf(sections: Readonly<Record<NoteSection, string>>): Record<NoteSection, boolean> {
+  return {
+    subjective: !isBlankHtml(sections.subjective),
+    objective: !isBlankHtml(sections.objective),
+    assessment: !isBlankHtml(sections.assessment),
+    plan: !isBlankHtml(sections.plan),
+  };
+}
+
+/**
+ * What is missing to sign, in words, above the editors: the one requirement (an assessment, a plan
+ * or a diagnosis) until it is met, then "ready to sign"; the sections still empty beside it.
+ */
+function SignChecklist({ isReady, emptySections }: { isReady: boolean; emptySections: string[] }) {
+  const { t } = useTranslation();
+  return (
+    <Alert
+      color={isReady ? 'teal' : 'yellow'}
+      variant="light"
+      icon={isReady ? <IconCircleCheck /> : <IconListCheck />}
+      title={isReady ? t('notes.readiness.ready') : t('notes.readiness.title')}
+      data-testid="note-sign-readiness"
+      data-ready={isReady}
+    >
+      <Stack gap={4}>
+        {isReady ? null : (
+          <Text size="sm" data-testid="note-sign-missing">
+            {t('notes.readiness.assessmentPlanOrDiagnosis')}
+          </Text>
+        )}
+        {emptySections.length > 0 ? (
+          <Text size="sm" c="gray.7" data-testid="note-empty-sections">
+            {t('notes.readiness.emptySections', { sections: emptySections.join(', ') })}
+          </Text>
         ) : null}
       </Stack>
     </Alert>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { VisitNote } from '@telemedicina/shared';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -81,6 +81,68 @@ describe('the visit note page against a real HTTP server', { timeout: 60_000 }, 
     const card = screen.getByTestId('note-vitals');
     expect(within(card).getByTestId('note-vital-bloodPressure').textContent).toContain('124/81 mmHg');
     expect(within(card).getByTestId('note-vital-temperatureC').textContent).toContain('38,2 °C');
+  });
+
+  it('names the patient and the visit above the editor, in the doctor’s account zone, and lists what is missing to sign (issue 20)', async () => {
+    const me = sampleMe({
+      permissions: ['records.read', 'records.write'],
+      user: { id: doctorId, timeZone: 'America/Mexico_City' },
+    });
+    api.routes['GET /api/v1/me'] = (_request, response) => sendJson(response, 200, me);
+    api.routes[`GET /api/v1/appointments/${appointmentId}`] = (_request, response) =>
+      sendJson(response, 200, {
+        id: appointmentId,
+        doctor: { id: doctorId, name: 'Dra. Carmen Ruiz', timeZone: 'America/Mexico_City' },
+        patient: { id: patientId, name: 'Lucía Gómez' },
+        // 16:00 UTC: 10:00 in Mexico City (the account), 17:00 in Madrid (not shown).
+        startsAt: '2026-11-27T16:00:00.000Z',
+        endsAt: '2026-11-27T16:30:00.000Z',
+        status: 'completed',
+        reason: 'Dolor de garganta y fiebre',
+        isReasonWithheld: false,
+        createdAt: '2026-11-20T10:00:00.000Z',
+        cancelledAt: null,
+        cancellationReason: null,
+      });
+    api.routes[`GET /api/v1/patients/${patientId}/chart`] = (_request, response) =>
+      sendJson(response, 200, sampleChart());
+    renderApp(`/admin/appointments/${appointmentId}/note`);
+    const header = await screen.findByTestId('visit-context', {}, slow);
+    expect(within(header).getByTestId('visit-context-patient').textContent).toBe('Lucía Gómez');
+    expect(within(header).getByTestId('visit-context-facts').textContent).toMatch(/^\d+ años · Mujer$/);
+    expect(
+      within(header)
+        .getAllByTestId('visit-context-allergy')
+        .map((badge) => badge.textContent),
+    ).toEqual(['Penicilina (grave)']);
+    const when = within(header).getByTestId('visit-context-when').textContent ?? '';
+    expect(when).toContain('27 de noviembre de 2026');
+    expect(when).toContain('10:00');
+    expect(when).not.toContain('17:00');
+    expect(header.textContent).toContain('hora de Ciudad de México');
+    expect(within(header).getByTestId('visit-context-reason').textContent).toBe(
+      'Motivo: Dolor de garganta y fiebre',
+    );
+
+    // The empty draft says what signing needs; writing a plan makes it ready.
+    const readiness = await screen.findByTestId('note-sign-readiness', {}, slow);
+    expect(readiness.dataset.ready).toBe('false');
+    expect(within(readiness).getByTestId('note-sign-missing').textContent).toBe(
+      'Escriba la evaluación o el plan, o añada al menos un diagnóstico.',
+    );
+    expect(within(readiness).getByTestId('note-empty-sections').textContent).toBe(
+      'Secciones aún vacías: Subjetivo, Objetivo, Evaluación, Plan.',
+    );
+    const plan = await screen.findByRole('textbox', { name: 'Plan' }, slow);
+    plan.querySelector('p')!.textContent = 'Reposo';
+    fireEvent.input(plan);
+    await waitFor(() => expect(screen.getByTestId('note-sign-readiness').dataset.ready).toBe('true'));
+    expect(screen.queryByTestId('note-sign-missing')).toBeNull();
+    expect(screen.getByTestId('note-empty-sections').textContent).toBe(
+      'Secciones aún vacías: Subjetivo, Objetivo, Evaluación.',
+    );
+    // The typed plan is saved before the test ends (nothing left to save into the next test).
+    await waitFor(() => expect(patches()).toEqual([{ baseVersion: 1, plan: '<p>Reposo</p>' }]), slow);
   });
 
   it('fills only the empty sections with the SOAP template, after asking, never touching written text', async () => {
@@ -282,3 +344,46 @@ describe('the visit note page against a real HTTP server', { timeout: 60_000 }, 
     expect(await screen.findByRole('textbox', { name: 'Nueva adenda' }, slow)).toBeTruthy();
   });
 });
+
+/** A chart as a treating doctor reads it: demographics and one current allergy (one ended). */
+function sampleChart() {
+  const by = { id: doctorId, name: 'Dra. Carmen Ruiz' };
+  const allergy = (id: string, substance: string, severity: string, removedAt: string | null) => ({
+    id,
+    substance,
+    reaction: null,
+    severity,
+    recordedAt: '2026-01-10T10:00:00.000Z',
+    recordedBy: by,
+    removedAt,
+    removedBy: removedAt === null ? null : by,
+  });
+  return {
+    patientId,
+    access: 'treating',
+    emergencyExpiresAt: null,
+    demographics: {
+      name: 'Lucía Gómez',
+      dateOfBirth: '1990-03-15',
+      sex: 'female',
+      phone: null,
+      email: 'lucia@example.com',
+      language: 'es',
+      address: null,
+    },
+    identityDocument: { type: null, number: null },
+    emergencyContact: { name: null, phone: null, relation: null },
+    visits: [],
+    clinical: {
+      bloodType: null,
+      allergies: [
+        allergy('11111111-1111-4111-8111-111111111111', 'Penicilina', 'severe', null),
+        allergy('22222222-2222-4222-8222-222222222222', 'Polen', 'mild', '2026-02-01T10:00:00.000Z'),
+      ],
+      conditions: [],
+      medications: [],
+      prescriptions: [],
+      documents: [],
+    },
+  };
+}

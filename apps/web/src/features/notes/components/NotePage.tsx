@@ -3,6 +3,7 @@ import { Anchor, Group, Stack, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { VisitContextHeader } from '../../../components/patient-context/VisitContextHeader';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { useHasAnyPermission } from '../../../lib/ui-state';
@@ -15,6 +16,8 @@ export function NotePage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const isAllowed = useHasAnyPermission(notePermissions);
+  // The doctor writing it sees whom and which visit the note is about.
+  const isWriter = useHasAnyPermission(['records.write']);
   return (
     <div className={pageClasses.page} data-testid="note-page">
       <Stack gap="md">
@@ -27,6 +30,7 @@ export function NotePage() {
         <Title order={1} className={pageClasses.title}>
           {t('notes.title')}
         </Title>
+        {isAllowed && isWriter ? <VisitContextHeader appointmentId={id} /> : null}
         {isAllowed ? <NoteWorkspace key={id} appointmentId={id} /> : <SectionForbidden />}
       </Stack>
     </div>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
@@ -113,6 +113,57 @@ describe('prescription pages against a real HTTP server', { timeout: 60_000 }, (
     expect(screen.getByTestId('prescription-pdf').getAttribute('href')).toBe(
       `/api/v1/prescriptions/${prescription.id}/pdf`,
     );
+  });
+
+  it('names the patient (age, sex, allergies) and the linked visit above the form (issue 20)', async () => {
+    api.routes[`GET /api/v1/appointments/${appointmentId}`] = (_request, response) =>
+      sendJson(response, 200, {
+        id: appointmentId,
+        doctor: { id: 'doc-1', name: 'Dra. Carmen Ruiz', timeZone: 'Europe/Madrid' },
+        patient: { id: patientId, name: 'Luis García' },
+        startsAt: '2026-11-21T09:00:00.000Z',
+        endsAt: '2026-11-21T09:30:00.000Z',
+        status: 'completed',
+        reason: null,
+        isReasonWithheld: false,
+        createdAt: '2026-11-20T10:00:00.000Z',
+        cancelledAt: null,
+        cancellationReason: null,
+      });
+    api.routes[`GET /api/v1/patients/${patientId}/chart`] = (_request, response) =>
+      sendJson(response, 200, {
+        patientId,
+        access: 'treating',
+        emergencyExpiresAt: null,
+        demographics: {
+          name: 'Luis García',
+          dateOfBirth: null,
+          sex: 'male',
+          phone: null,
+          email: 'luis@example.com',
+          language: 'es',
+          address: null,
+        },
+        identityDocument: { type: null, number: null },
+        emergencyContact: { name: null, phone: null, relation: null },
+        visits: [],
+        clinical: {
+          bloodType: null,
+          allergies: [],
+          conditions: [],
+          medications: [],
+          prescriptions: [],
+          documents: [],
+        },
+      });
+    renderApp(`/admin/patients/${patientId}/prescriptions/new?appointmentId=${appointmentId}`);
+    const header = await screen.findByTestId('visit-context', {}, slow);
+    expect(within(header).getByTestId('visit-context-patient').textContent).toBe('Luis García');
+    expect(within(header).getByTestId('visit-context-facts').textContent).toBe('Hombre');
+    expect(within(header).getByTestId('visit-context-allergies').textContent).toBe('Sin alergias registradas');
+    // 09:00 UTC in the doctor's Madrid account: 10:00.
+    expect(within(header).getByTestId('visit-context-when').textContent).toContain('10:00');
+    expect(within(header).getByTestId('visit-context-reason').textContent).toBe('Motivo: No se indicó');
   });
 
   it('shows the server refusal when the doctor does not treat the patient', async () => {

@@ -25,6 +25,7 @@ import type { ParseKeys } from 'i18next';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { VisitContextHeader } from '../../../components/patient-context/VisitContextHeader';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
 import pageClasses from '../../../components/section-page/SectionPage.module.css';
@@ -117,6 +118,7 @@ function NewPrescriptionForm() {
   return (
     <form onSubmit={submit} noValidate className={classes.form} data-testid="prescription-form">
       <Stack gap="md">
+        <VisitContextHeader appointmentId={appointmentId} patientId={patientId} />
         {appointmentId ? (
           <Text size="sm" c="gray.7" data-testid="prescription-linked-visit">
             {t('prescriptions.new.linkedVisit')}
