@@ -1,25 +1,32 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pdfText } from '../apps/server/src/test/pdf-text.js';
 import { ApiSession, readLatestEmail } from './support/api.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
+import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
+import { mimeParts } from './support/mime.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
-import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
 /*
  * One clock: the browser runs in Madrid, both accounts live in Mexico City (a clinic with patients
  * abroad, a doctor travelling). Every screen must say one appointment's time — and the times of
- * its chat, prescription and visit — as the account's wall clock, never the device's.
+ * its chat, prescription and visit — as the account's wall clock, never the device's; so must what
+ * the server writes about it: the note's signing, the notification, the email as delivered and
+ * the PDFs. Each person also reads words addressed to them: the end of the call, a cancellation
+ * and the home page, per role.
  */
 
 const deviceZone = 'Europe/Madrid';
 const accountZone = 'America/Mexico_City';
-const shots = '/tmp/shots';
+const shots = '/tmp/shots/one-clock';
 
 type Lang = 'es' | 'en';
 
 let server: RunningServer;
+let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let admin: ApiSession;
 let doctor: ApiSession;
@@ -29,6 +36,11 @@ let patientId: string;
 let appointmentId: string;
 let startsAt: string;
 let endsAt: string;
+/** A later appointment of the same two, which the patient cancels. */
+let laterId: string;
+let laterStartsAt: string;
+let prescriptionId: string;
+let prescriptionIssuedAt: string;
 const contexts: BrowserContext[] = [];
 
 async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
@@ -81,15 +93,31 @@ async function openContext(lang: Lang, width: number, fakeMedia = false): Promis
   return context;
 }
 
+/** Where each signed-in page's own area starts: `/portal` for the patient, `/admin` for staff. */
+const areas = new WeakMap<Page, string>();
+
+/** The page's address in its person's area (`/appointments/…` → `/portal/appointments/…`). */
+function at(page: Page, path = ''): string {
+  return `${server.baseUrl}${areas.get(page) ?? '/admin'}${path}`;
+}
+
 async function signedIn(email: string, lang: Lang, width: number): Promise<Page> {
   const page = await (await openContext(lang, width)).newPage();
-  await signInPage(page, server.baseUrl, email);
+  await page.goto(`${server.baseUrl}/`);
+  await page.getByTestId('signin-email').fill(email);
+  await page.getByTestId('signin-password').fill('Telemedicina2026!');
+  await page.getByTestId('signin-submit').click();
+  // Patients land in their portal, staff in the admin frame.
+  await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });
+  areas.set(page, new URL(page.url()).pathname.startsWith('/portal') ? '/portal' : '/admin');
   return page;
 }
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  server = await startServer();
+  // The email is read as delivered (the outbox keeps no clinical attachment).
+  mail = await startSmtpCatcher();
+  server = await startServer({ env: { SMTP_URL: mail.url } });
   browser = await launchBrowser({ fakeMedia: true });
   admin = await prepareVisitClinic(server.baseUrl);
   const prepared = await prepareDoctor(server.baseUrl, 'medico1@example.com');
@@ -97,9 +125,20 @@ beforeAll(async () => {
   doctorId = prepared.id;
   patient = new ApiSession(server.baseUrl);
   await patient.signIn('paciente1@example.com');
-  for (const session of [doctor, patient]) {
+  const reception = new ApiSession(server.baseUrl);
+  await reception.signIn('recepcion@example.com');
+  for (const session of [doctor, patient, reception]) {
     await ok(session.request('PATCH', '/me', { timeZone: accountZone, language: 'es' }), 'PATCH /me');
   }
+  // The patient may cancel at any time (the later appointment is cancelled within the hour).
+  const settings = await ok(
+    admin.request<{ booking: Record<string, unknown> }>('GET', '/settings'),
+    'GET /settings',
+  );
+  await ok(
+    admin.request('PATCH', '/settings', { booking: { ...settings.booking, cancellationWindowHours: 0 } }),
+    'PATCH /settings',
+  );
   patientId = (await ok(patient.request<{ user: { id: string } }>('GET', '/me'), 'GET /me')).user.id;
   appointmentId = await bookVisitNow(patient, doctorId, 'Revisión de tensión');
   const appointment = await ok(
@@ -118,6 +157,7 @@ afterAll(async () => {
   }
   await browser?.close();
   await server?.stop();
+  await mail?.close();
 });
 
 describe('one clock, with the browser in Madrid and the accounts in Mexico City', () => {
@@ -126,12 +166,17 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
 
     // The appointment page.
-    await patientPage.goto(`${server.baseUrl}/admin/appointments/${appointmentId}`);
+    await patientPage.goto(at(patientPage, `/appointments/${appointmentId}`));
     await expectAccountClock(patientPage.getByTestId('appointment-when'), startsAt, 'appointment page');
 
     // Home.
-    await patientPage.goto(`${server.baseUrl}/admin`);
-    await expectAccountClock(patientPage.getByTestId('home-upcoming'), startsAt, 'home');
+    await patientPage.goto(at(patientPage));
+    await expectAccountClock(
+      // The upcoming list, or the portal's next-visit card.
+      patientPage.getByTestId('home-upcoming').or(patientPage.getByTestId('portal-next-visit')),
+      startsAt,
+      'home',
+    );
 
     // The device's zone differs from the account's: said once, in words, never as an IANA id.
     const notice = patientPage.getByTestId('time-zone-notice');
@@ -155,7 +200,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     expect.soft(email.text).not.toContain('America/Mexico_City');
 
     // The patient's waiting room and the visit header.
-    await patientPage.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
+    await patientPage.goto(at(patientPage, `/visits/${appointmentId}`));
     await expectAccountClock(patientPage.getByTestId('visit-lobby'), startsAt, 'patient waiting room');
     await expectAccountClock(patientPage.getByTestId('visit-page'), startsAt, 'visit header');
 
@@ -215,6 +260,8 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       }),
       'POST prescription',
     );
+    prescriptionId = prescription.id;
+    prescriptionIssuedAt = prescription.issuedAt;
     await doctorPage.goto(`${server.baseUrl}/admin/prescriptions/${prescription.id}`);
     await expectAccountClock(
       doctorPage.getByTestId('prescription-page'),
@@ -250,13 +297,187 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       stored?.createdAt ?? sentAt,
       'chat history after the visit',
     );
+
+    // The end of the call, worded for each side: the patient about their doctor, the doctor about
+    // the patient and the note still to complete.
+    expect(await patientPage.getByTestId('visit-ended-body').innerText()).toBe(
+      'Gracias. Su consulta con Dra. Lucía Martínez ha finalizado.',
+    );
+    await doctorPage.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
+    await doctorPage.getByTestId('visit-ended').waitFor({ timeout: 30_000 });
+    expect(await doctorPage.getByTestId('visit-ended-body').innerText()).toBe(
+      'La consulta con Pablo Paciente ha finalizado. Complete la nota de la consulta.',
+    );
+    await expectAccountClock(doctorPage.getByTestId('visit-ended'), ended.endedAt!, 'doctor: visit ended');
   }, 240_000);
+
+  it('says the same time in the signed note, its notification, the email as delivered and the PDFs', async () => {
+    // The doctor writes and signs the note (the editor is the clinical-record journey's subject).
+    const created = await ok(
+      doctor.request<{ version: number }>('POST', `/appointments/${appointmentId}/note`, {}),
+      'POST note',
+    );
+    const saved = await ok(
+      doctor.request<{ version: number }>('PATCH', `/appointments/${appointmentId}/note`, {
+        baseVersion: created.version,
+        plan: '<p>Control de tensión en dos semanas.</p>',
+      }),
+      'PATCH note',
+    );
+    const deliveredAfter = Date.now();
+    const signed = await ok(
+      doctor.request<{ signedAt: string }>('POST', `/appointments/${appointmentId}/note/sign`, {
+        baseVersion: saved.version,
+      }),
+      'POST sign',
+    );
+
+    // The note: signed at the account's time.
+    const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
+    await doctorPage.goto(`${server.baseUrl}/admin/appointments/${appointmentId}/note`);
+    await expectAccountClock(doctorPage.getByTestId('note-signed-by'), signed.signedAt, 'signed note');
+    await settle(doctorPage);
+    await doctorPage.screenshot({ path: `${shots}/note-signed-es-1280.png`, fullPage: true });
+
+    // The patient's notification that the note is signed names the visit's time.
+    const patientPage = await signedIn('paciente1@example.com', 'es', 1280);
+    await patientPage.getByTestId('notification-bell').click();
+    await expectAccountClock(
+      patientPage.locator('[data-testid="notification-item"][data-kind="note.signed"]'),
+      startsAt,
+      'note-signed notification',
+    );
+    await patientPage.keyboard.press('Escape');
+
+    // Its email, as the mail server received it: the visit's time in the account's zone, in words.
+    const summaryEmail = () =>
+      mail.messages.find(
+        (message) =>
+          message.to.includes('paciente1@example.com') &&
+          message.receivedAt >= deliveredAfter &&
+          /Content-Type:\s*application\/pdf/i.test(message.raw),
+      );
+    await expect.poll(() => summaryEmail() !== undefined, { timeout: 30_000 }).toBe(true);
+    const parts = mimeParts(summaryEmail()!.raw);
+    const text = parts.find((part) => part.contentType === 'text/plain')?.bytes.toString('utf8') ?? '';
+    expect.soft(text, 'email').toMatch(tokenOf(timeIn(startsAt, accountZone)));
+    expect.soft(text, 'email').not.toMatch(tokenOf(timeIn(startsAt, deviceZone)));
+    expect.soft(text, 'email').toContain('(hora de Ciudad de México)');
+    expect.soft(text, 'email').not.toMatch(/America\/|Europe\//);
+
+    // Its PDF (the visit summary attached to that email) says the visit's time the same way.
+    const attached = parts.find((part) => part.contentType === 'application/pdf');
+    expect(attached, parts.map((part) => part.contentType).join(', ')).toBeDefined();
+    const summary = pdfText(attached!.bytes);
+    expect.soft(summary, 'visit summary PDF').toContain('Resumen de la consulta');
+    expect.soft(summary, 'visit summary PDF').toMatch(tokenOf(timeIn(startsAt, accountZone)));
+    expect.soft(summary, 'visit summary PDF').not.toMatch(tokenOf(timeIn(startsAt, deviceZone)));
+    expect.soft(summary, 'visit summary PDF').toContain('hora de Ciudad de México');
+    expect.soft(summary, 'visit summary PDF').not.toMatch(/America\/|Europe\//);
+
+    // The prescription's PDF says when it was issued as its page and the chart do.
+    const prescriptionPdf = await patientPage
+      .context()
+      .request.get(`${server.baseUrl}/api/v1/prescriptions/${prescriptionId}/pdf`);
+    expect(prescriptionPdf.status()).toBe(200);
+    const prescribed = pdfText(Buffer.from(await prescriptionPdf.body()));
+    expect.soft(prescribed, 'prescription PDF').toContain('Paracetamol 500 mg');
+    expect.soft(prescribed, 'prescription PDF').toMatch(tokenOf(timeIn(prescriptionIssuedAt, accountZone)));
+    expect
+      .soft(prescribed, 'prescription PDF')
+      .not.toMatch(tokenOf(timeIn(prescriptionIssuedAt, deviceZone)));
+    expect.soft(prescribed, 'prescription PDF').toContain('hora de Ciudad de México');
+  }, 180_000);
+
+  it('words a cancellation and the home page for the person reading them', async () => {
+    // A later appointment of the same two (20 minutes ahead or more), which the patient cancels.
+    const slots = await ok(
+      patient.request<{ slots: { startsAt: string }[] }>(
+        'GET',
+        `/doctors/${doctorId}/slots?from=${encodeURIComponent(new Date().toISOString())}&to=${encodeURIComponent(
+          new Date(Date.now() + 90 * 60_000).toISOString(),
+        )}`,
+      ),
+      'GET slots',
+    );
+    const later = slots.slots.find((slot) => Date.parse(slot.startsAt) >= Date.now() + 20 * 60_000);
+    expect(later, JSON.stringify(slots)).toBeDefined();
+    laterStartsAt = later!.startsAt;
+    laterId = (
+      await ok(
+        patient.request<{ id: string }>('POST', '/appointments', {
+          doctorId,
+          startsAt: laterStartsAt,
+          reason: 'Control',
+        }),
+        'POST later appointment',
+      )
+    ).id;
+    await ok(patient.request('POST', `/appointments/${laterId}/cancel`, {}), 'POST cancel');
+
+    // The patient reads that they cancelled it; the doctor reads that the patient did; both at
+    // the account's time.
+    const patientPage = await signedIn('paciente1@example.com', 'es', 1280);
+    await patientPage.getByTestId('notification-bell').click();
+    const patientNotice = patientPage.locator(
+      '[data-testid="notification-item"][data-kind="appointment.cancelled"]',
+    );
+    const patientText = await expectAccountClock(patientNotice, laterStartsAt, 'patient: cancelled');
+    expect(patientText).toContain('Usted canceló la cita del');
+    await settle(patientPage);
+    await patientPage.screenshot({ path: `${shots}/cancelled-patient-es-1280.png` });
+    await patientPage.keyboard.press('Escape');
+
+    const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
+    await doctorPage.getByTestId('notification-bell').click();
+    const doctorNotice = doctorPage.locator(
+      '[data-testid="notification-item"][data-kind="appointment.cancelled"]',
+    );
+    const doctorText = await expectAccountClock(doctorNotice, laterStartsAt, 'doctor: cancelled');
+    expect(doctorText).toContain('El paciente canceló la cita del');
+    expect(doctorText).not.toContain('Usted');
+    await doctorPage.keyboard.press('Escape');
+
+    // The emails say it the same way: "por usted" to the patient, "por el paciente" to the doctor.
+    const toPatient = await readLatestEmail(admin, 'paciente1@example.com', 'appointment-cancelled');
+    expect(toPatient.text).toContain('fue cancelada por usted');
+    expect(toPatient.text).toMatch(tokenOf(timeIn(laterStartsAt, accountZone)));
+    const toDoctor = await readLatestEmail(admin, 'medico1@example.com', 'appointment-cancelled');
+    expect(toDoctor.text).toContain('fue cancelada por el paciente');
+    expect(toDoctor.text).toMatch(tokenOf(timeIn(laterStartsAt, accountZone)));
+
+    // Home: each person reads what they can do there.
+    const homeOf = async (page: Page): Promise<string> => {
+      await page.goto(at(page));
+      const home = page.getByTestId('admin-dashboard').or(page.getByTestId('portal-home'));
+      await home.first().waitFor({ timeout: 20_000 });
+      return home.first().innerText();
+    };
+    const patientHome = await homeOf(patientPage);
+    expect(patientHome).toContain('Hola, Pablo Paciente');
+    // Neither the doctor's nor the clinic's words.
+    expect(patientHome).not.toContain('Su día de consultas');
+    expect(patientHome).not.toContain('para un paciente');
+    const doctorHome = await homeOf(doctorPage);
+    expect(doctorHome).toContain('Hola, Dra. Lucía Martínez');
+    expect(doctorHome).toContain('Su día de consultas');
+    expect(doctorHome).not.toContain('Busque un médico y reserve una cita.');
+    expect(doctorHome).not.toContain('La agenda del día de la clínica');
+    const receptionPage = await signedIn('recepcion@example.com', 'es', 1280);
+    const receptionHome = await homeOf(receptionPage);
+    expect(receptionHome).toContain('Hola, Rosa Recepción');
+    expect(receptionHome).toContain('La agenda del día de la clínica');
+    expect(receptionHome).not.toContain('Busque un médico y reserve una cita.');
+    expect(receptionHome).not.toContain('Su día de consultas');
+    await settle(receptionPage);
+    await receptionPage.screenshot({ path: `${shots}/home-reception-es-1280.png`, fullPage: true });
+  }, 180_000);
 
   it('looks right in Spanish and English, on a phone and a desktop (screenshots)', async () => {
     for (const lang of ['es', 'en'] as const) {
       for (const width of [390, 1280]) {
         const patientPage = await signedIn('paciente1@example.com', lang, width);
-        await patientPage.goto(`${server.baseUrl}/admin/appointments/${appointmentId}`);
+        await patientPage.goto(at(patientPage, `/appointments/${appointmentId}`));
         await patientPage.getByTestId('appointment-when').waitFor();
         await patientPage.getByTestId('time-zone-notice').waitFor();
         expect(await patientPage.getByTestId('appointment-when').innerText()).toMatch(
@@ -264,7 +485,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
         );
         await settle(patientPage);
         await patientPage.screenshot({ path: `${shots}/appointment-${lang}-${width}.png`, fullPage: true });
-        await patientPage.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
+        await patientPage.goto(at(patientPage, `/visits/${appointmentId}`));
         await patientPage.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
         await settle(patientPage);
         await patientPage.screenshot({ path: `${shots}/visit-ended-${lang}-${width}.png`, fullPage: true });
