@@ -278,6 +278,18 @@ describe('phone widths', () => {
       await shot(patient, `call-es-${width}x${height}`);
     }
     await shot(doctor, 'call-doctor-en-1280');
+    // The doctor on a phone too: the end of the visit in reach, the tools behind "more".
+    for (const [width, height] of [
+      [390, 844],
+      [844, 390],
+    ] as const) {
+      await doctor.setViewportSize({ width, height });
+      await settle(doctor);
+      await expectInViewport(doctor, 'visit-end', `doctor's call @${width}×${height}`);
+      await expectInViewport(doctor, 'visit-more', `doctor's call @${width}×${height}`);
+      await shot(doctor, `call-doctor-en-${width}x${height}`);
+    }
+    await doctor.setViewportSize({ width: 1280, height: 800 });
 
     // Hang up, come back.
     await patient.setViewportSize({ width: 390, height: 844 });
