@@ -228,9 +228,7 @@ describe('agenda against a real HTTP server', { timeout: 60_000 }, () => {
       );
     const user = userEvent.setup();
     renderApp('/admin/agenda?date=2026-11-24');
-    await user.click(
-      await screen.findByRole('button', { name: 'Reservar a las 11:30 con Dr. Pablo Soto' }, slow),
-    );
+    await user.click(await screen.findByRole('button', { name: '11:30, reservar con Dr. Pablo Soto' }, slow));
     const dialog = await screen.findByTestId('reception-booking-dialog', {}, slow);
     expect(within(dialog).getByTestId('reception-booking-when').textContent).toContain('Dr. Pablo Soto');
     expect(within(dialog).getByText('Motivo de la consulta (según el paciente)')).toBeTruthy();

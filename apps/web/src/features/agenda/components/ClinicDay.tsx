@@ -2,15 +2,20 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/ActionIcon.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Input.layer.css';
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Text, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import {
-  IconCalendarPlus,
-  IconChevronLeft,
-  IconChevronRight,
-  IconCircleCheck,
-  IconClock,
-} from '@tabler/icons-react';
+  ActionIcon,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Loader,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChevronLeft, IconChevronRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
 import type { Appointment, AppointmentStatus, ClinicDayDoctor } from '@telemedicina/shared';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,25 +30,40 @@ import { formatRangeLabel } from './agenda-format';
 import classes from './ClinicDay.module.css';
 import { ReceptionBookingModal, type BookingTarget } from './ReceptionBookingModal';
 
-/** One line of a doctor's column: an appointment or a free time, in time order. */
+/** One line of a doctor's column: an appointment, or a run of free times between appointments. */
 type DayItem =
   | { kind: 'appointment'; startsAt: string; appointment: ClinicDayDoctor['appointments'][number] }
-  | { kind: 'free'; startsAt: string; endsAt: string };
+  | { kind: 'free'; startsAt: string; slots: { startsAt: string; endsAt: string }[] };
 
-function itemsOf(doctor: ClinicDayDoctor): DayItem[] {
-  const items: DayItem[] = [
+/** Appointments and free times in time order; free times that follow one another form one line. */
+export function itemsOf(doctor: ClinicDayDoctor): DayItem[] {
+  const entries = [
     ...doctor.appointments.map((appointment) => ({
-      kind: 'appointment' as const,
       startsAt: appointment.startsAt,
       appointment,
+      slot: null,
     })),
-    ...doctor.freeSlots.map((slot) => ({ kind: 'free' as const, ...slot })),
-  ];
-  // Same start: the appointment (maybe cancelled) first, then the free time it left.
-  return items.sort(
+    ...doctor.freeSlots.map((slot) => ({ startsAt: slot.startsAt, appointment: null, slot })),
+  ].sort(
+    // Same start: the appointment (maybe cancelled) first, then the free time it left.
     (a, b) =>
-      a.startsAt.localeCompare(b.startsAt) || (a.kind === b.kind ? 0 : a.kind === 'appointment' ? -1 : 1),
+      a.startsAt.localeCompare(b.startsAt) ||
+      (a.appointment === null ? 1 : 0) - (b.appointment === null ? 1 : 0),
   );
+  const items: DayItem[] = [];
+  for (const entry of entries) {
+    if (entry.appointment !== null) {
+      items.push({ kind: 'appointment', startsAt: entry.startsAt, appointment: entry.appointment });
+      continue;
+    }
+    const last = items.at(-1);
+    if (last?.kind === 'free') {
+      last.slots.push(entry.slot);
+    } else {
+      items.push({ kind: 'free', startsAt: entry.startsAt, slots: [entry.slot] });
+    }
+  }
+  return items;
 }
 
 /**
@@ -340,28 +360,33 @@ function DoctorColumn({
               </li>
             ) : (
               <li key={`free-${item.startsAt}`} className={classes.free}>
-                {canBook ? (
-                  <button
-                    type="button"
-                    className={classes.freeButton}
-                    onClick={() => onBook({ startsAt: item.startsAt, endsAt: item.endsAt })}
-                    aria-label={t('agenda.day.bookAt', {
-                      time: clock.time(item.startsAt),
-                      doctor: doctor.name,
-                    })}
-                    data-testid="clinic-day-free"
-                    data-starts-at={item.startsAt}
-                  >
-                    <span className={classes.time}>{clock.time(item.startsAt)}</span>
-                    <span className={classes.freeLabel}>{t('agenda.day.free')}</span>
-                    <IconCalendarPlus size={16} aria-hidden className={classes.freeIcon} />
-                  </button>
-                ) : (
-                  <span className={classes.freeStatic} data-testid="clinic-day-free">
-                    <span className={classes.time}>{clock.time(item.startsAt)}</span>
-                    <span className={classes.freeLabel}>{t('agenda.day.free')}</span>
-                  </span>
-                )}
+                <span className={classes.freeLabel}>{t('agenda.day.free')}</span>
+                <span className={classes.freeTimes}>
+                  {item.slots.map((slot) =>
+                    canBook ? (
+                      <button
+                        key={slot.startsAt}
+                        type="button"
+                        className={classes.freeButton}
+                        onClick={() => onBook(slot)}
+                        data-testid="clinic-day-free"
+                        data-starts-at={slot.startsAt}
+                      >
+                        {clock.time(slot.startsAt)}
+                        <VisuallyHidden>{t('agenda.day.bookWith', { doctor: doctor.name })}</VisuallyHidden>
+                      </button>
+                    ) : (
+                      <span
+                        key={slot.startsAt}
+                        className={classes.freeStatic}
+                        data-testid="clinic-day-free"
+                        data-starts-at={slot.startsAt}
+                      >
+                        {clock.time(slot.startsAt)}
+                      </span>
+                    ),
+                  )}
+                </span>
               </li>
             ),
           )}
