@@ -387,6 +387,21 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       .soft(prescribed, 'prescription PDF')
       .not.toMatch(tokenOf(timeIn(prescriptionIssuedAt, deviceZone)));
     expect.soft(prescribed, 'prescription PDF').toContain('hora de Ciudad de México');
+
+    // The calendar file: the absolute time in UTC, and the description in the account's words.
+    const ics = await patientPage
+      .context()
+      .request.get(`${server.baseUrl}/api/v1/appointments/${appointmentId}/calendar.ics`);
+    expect(ics.status()).toBe(200);
+    const lines = (await ics.text()).replaceAll('\r\n ', '').split('\r\n');
+    const utc = startsAt
+      .replace(/\.\d{3}Z$/, 'Z')
+      .replaceAll('-', '')
+      .replaceAll(':', '');
+    expect.soft(lines, 'calendar file').toContain(`DTSTART:${utc}`);
+    const description = lines.find((line) => line.startsWith('DESCRIPTION:')) ?? '';
+    expect.soft(description, 'calendar description').toMatch(tokenOf(timeIn(startsAt, accountZone)));
+    expect.soft(description, 'calendar description').toContain('hora de Ciudad de México');
   }, 180_000);
 
   it('words a cancellation and the home page for the person reading them', async () => {
