@@ -22,11 +22,18 @@ export function SignInScreen({
   useEffect(() => {
     sessionState.getState().clearEndReason();
   }, []);
+  // A guarded deep link (`/?returnTo=…`) says why it asks to sign in. The build also pre-renders
+  // this screen, where there is no address (nor window): no return path there.
+  const [isReturning] = useState(
+    () =>
+      typeof window !== 'undefined' &&
+      sanitizeReturnTo(new URLSearchParams(window.location.search).get('returnTo')) !== null,
+  );
   return (
     <AuthFrame onNavigate={onNavigate}>
       <SignInForm
         notice={notice}
-        isReturning={sanitizeReturnTo(new URLSearchParams(window.location.search).get('returnTo')) !== null}
+        isReturning={isReturning}
         onSignedIn={onSignedIn} onNavigate={onNavigate} />
     </AuthFrame>
   );
