@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
+import { expectNoSeriousViolations } from './support/axe.js';
 import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
@@ -25,6 +26,8 @@ const doctorName = 'Dra. María Guadalupe Fernández-Villaseñor';
 const accountZone = 'America/Mexico_City';
 const deviceZone = 'Europe/Madrid';
 const shotDir = '/tmp/shots/phone-first';
+/** As in a11y.e2e.ts: the user menu's avatar initials are decoration axe still counts as visible text. */
+const axeOptions = { exclude: ['[data-testid="user-menu-button"]'] };
 
 type Lang = 'es' | 'en';
 
@@ -213,8 +216,10 @@ describe('phone widths', () => {
       const pageWidth = await patient.evaluate(() => document.documentElement.scrollWidth);
       expect(pageWidth, `directory @${width}: no sideways scrolling`).toBeLessThanOrEqual(width);
       await shot(patient, `directory-es-${width}`);
+      await expectNoSeriousViolations(patient, `directory @${width}`, axeOptions);
       await openFiltersSheet(patient);
       await shot(patient, `directory-filters-es-${width}`);
+      await expectNoSeriousViolations(patient, `directory filters sheet @${width}`, axeOptions);
       await patient.getByTestId('doctors-filters-done').click();
       await patient.getByTestId('doctors-filter-specialty').waitFor({ state: 'detached' });
     }
@@ -276,6 +281,7 @@ describe('phone widths', () => {
       const timer = patient.getByTestId('visit-call-timer');
       expect(await timer.getAttribute('data-variant'), `${where}: no recording-like dot`).not.toBe('dot');
       await shot(patient, `call-es-${width}x${height}`);
+      await expectNoSeriousViolations(patient, where, axeOptions);
     }
     await shot(doctor, 'call-doctor-en-1280');
     // The doctor on a phone too: the end of the visit in reach, the tools behind "more".
