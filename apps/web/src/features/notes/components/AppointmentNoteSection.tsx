@@ -127,7 +127,7 @@ function PatientNoteSection({ appointmentId }: { appointmentId: string }) {
           {t('notes.vitals.title')}
         </Title>
         {isSigned ? (
-          <VitalsView vitals={vitals} />
+          <VitalsView vitals={vitals} isOwn />
         ) : (
           <VitalsForm appointmentId={appointmentId} initial={vitals} />
         )}

@@ -17,17 +17,19 @@ const shownVitals: readonly (VitalName | 'bloodPressure')[] = [
 ];
 
 /**
- * What the patient reported before the visit, read-only for the doctor: each measurement with its
- * unit (blood pressure as systolic/diastolic) and when it was reported, in the viewer's zone.
+ * What the patient reported before the visit, read-only: each measurement with its unit (blood
+ * pressure as systolic/diastolic) and when it was reported, in the viewer's zone. `isOwn` when the
+ * patient reads their own ("You did not report…" instead of "The patient has not reported…").
  */
-export function VitalsView({ vitals }: { vitals: Vitals | null }) {
+export function VitalsView({ vitals, isOwn = false }: { vitals: Vitals | null; isOwn?: boolean }) {
   const { t } = useTranslation();
+  const noneText = isOwn ? t('notes.vitals.noneOwn') : t('notes.vitals.none');
   const language = useLanguage();
   const timeZone = useViewerTimeZone();
   if (!vitals) {
     return (
       <Text size="sm" c="gray.7" data-testid="note-vitals-none">
-        {t('notes.vitals.none')}
+        {noneText}
       </Text>
     );
   }
@@ -49,7 +51,7 @@ export function VitalsView({ vitals }: { vitals: Vitals | null }) {
     <div data-testid="note-vitals">
       {items.length === 0 ? (
         <Text size="sm" c="gray.7">
-          {t('notes.vitals.none')}
+          {noneText}
         </Text>
       ) : (
         <dl className={classes.vitals}>
