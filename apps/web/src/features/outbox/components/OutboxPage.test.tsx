@@ -84,6 +84,9 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     expect(within(rows[0]!).getByTestId('outbox-row-to').textContent).toBe('paciente1@correo.example');
     expect(within(rows[0]!).getByTestId('outbox-row-status').textContent).toBe('Guardado');
     expect(within(rows[1]!).getByTestId('outbox-row-status').textContent).toBe('Error');
+    // The template reads as words, never its code (issue 20).
+    expect(within(rows[0]!).getByTestId('outbox-row-template').textContent).toBe('Confirmación del correo');
+    expect(rows[0]!.textContent).not.toContain('verify-email');
     expect(rows[0]!.textContent).toMatch(/18:45/);
     expect(api.requestsTo('GET /api/v1/outbox')[0]!.url).toBe('/api/v1/outbox?page=1&pageSize=20');
 
