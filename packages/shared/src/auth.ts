@@ -97,6 +97,8 @@ export const acceptInvitationRequestSchema = z.object({
   /** The new user's IANA time zone (the browser's); the clinic's when absent. */
   timeZone: timeZoneSchema.optional(),
   acceptTerms: z.literal(true, { message: 'validation.mustAccept' }),
+  /** Required when the invitation is a patient's (reception registered them): the telemedicine consent. */
+  acceptTelemedicineConsent: z.literal(true, { message: 'validation.mustAccept' }).optional(),
 });
 export type AcceptInvitationRequest = z.infer<typeof acceptInvitationRequestSchema>;
 

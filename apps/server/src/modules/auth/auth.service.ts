@@ -484,6 +484,20 @@ export async function acceptInvitation(
   currentSessionId: string | null,
 ): Promise<SignedIn> {
   const invitation = await loadInvitation(ctx, input.token);
+  // A patient (registered by reception) gives the telemedicine consent a self-registering patient gives.
+  const isPatient = invitation.payload.roleKeys.includes('patient');
+  if (isPatient && input.acceptTelemedicineConsent !== true) {
+    throw new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', {
+      issues: [
+        {
+          location: 'body',
+          path: 'acceptTelemedicineConsent',
+          code: 'custom',
+          message: 'validation.mustAccept',
+        },
+      ],
+    });
+  }
   const name = input.name ?? invitation.payload.name;
   assertPasswordAcceptable(input.password, { email: invitation.payload.email, name });
   const passwordHash = await ctx.passwords.hash(input.password);
@@ -501,6 +515,7 @@ export async function acceptInvitation(
         passwordHash,
         now,
         ip: ctx.request.ip,
+        consentKinds: isPatient ? ['terms', 'telemedicine'] : ['terms'],
       });
     }
     const created = await insertUserIfEmailFree(tx, {
@@ -531,6 +546,15 @@ export async function acceptInvitation(
       acceptedAt: now,
       ip: ctx.request.ip,
     });
+    if (isPatient) {
+      await tx.insert(consents).values({
+        userId: created.id,
+        kind: 'telemedicine',
+        version: telemedicineConsentVersion,
+        acceptedAt: now,
+        ip: ctx.request.ip,
+      });
+    }
     return created;
   });
   if (currentSessionId !== null) {
@@ -560,7 +584,14 @@ async function completeRegisteredAccount(
   tx: ServiceContext['db']['db'],
   userId: string,
   email: string,
-  changes: { name: string; timeZone: string | undefined; passwordHash: string; now: Date; ip: string | null },
+  changes: {
+    name: string;
+    timeZone: string | undefined;
+    passwordHash: string;
+    now: Date;
+    ip: string | null;
+    consentKinds: readonly ('terms' | 'telemedicine')[];
+  },
 ): Promise<UserRow> {
   const existing = await findUserById(tx, userId);
   if (
@@ -582,13 +613,15 @@ async function completeRegisteredAccount(
   if (updated === null) {
     throw invalidToken();
   }
-  await tx.insert(consents).values({
-    userId: updated.id,
-    kind: 'terms',
-    version: termsVersion,
-    acceptedAt: changes.now,
-    ip: changes.ip,
-  });
+  await tx.insert(consents).values(
+    changes.consentKinds.map((kind) => ({
+      userId: updated.id,
+      kind,
+      version: kind === 'terms' ? termsVersion : telemedicineConsentVersion,
+      acceptedAt: changes.now,
+      ip: changes.ip,
+    })),
+  );
   return updated;
 }
 

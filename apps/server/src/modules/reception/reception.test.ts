@@ -8,7 +8,7 @@ import {
 } from '@telemedicina/shared';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema.js';
+import { consents, users } from '../../db/schema.js';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
 import {
   auditEventsOf,
@@ -247,16 +247,31 @@ describe('POST /patients', () => {
 
     // The emailed link completes this account: the patient's own password, active, verified.
     const token = await deliveredToken(context, caller.email, '/accept-invitation');
-    const accepted = await send(context.app, 'POST', '/api/v1/auth/invitations/accept', {
+    // A patient also gives the telemedicine consent, as at self-registration.
+    const withoutConsent = await send(context.app, 'POST', '/api/v1/auth/invitations/accept', {
       body: { token, password: testPassword, acceptTerms: true },
+    });
+    expect(withoutConsent.statusCode).toBe(400);
+    expect(withoutConsent.json()).toMatchObject({
+      error: {
+        details: { issues: [{ path: 'acceptTelemedicineConsent', message: 'validation.mustAccept' }] },
+      },
+    });
+    const accepted = await send(context.app, 'POST', '/api/v1/auth/invitations/accept', {
+      body: { token, password: testPassword, acceptTerms: true, acceptTelemedicineConsent: true },
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
     const [after] = await context.app.services.db.db.select().from(users).where(eq(users.id, registered.id));
     expect(after?.status).toBe('active');
     expect(after?.emailVerifiedAt).not.toBeNull();
     expect(after?.passwordHash).not.toBeNull();
+    const given = await context.app.services.db.db
+      .select({ kind: consents.kind })
+      .from(consents)
+      .where(eq(consents.userId, registered.id));
+    expect(given.map((row) => row.kind).sort()).toEqual(['telemedicine', 'terms']);
     const again = await send(context.app, 'POST', '/api/v1/auth/invitations/accept', {
-      body: { token, password: testPassword, acceptTerms: true },
+      body: { token, password: testPassword, acceptTerms: true, acceptTelemedicineConsent: true },
     });
     expect(again.statusCode).toBe(400);
   });

@@ -75,10 +75,17 @@ function AcceptInvitationForm({
   const accept = useAcceptInvitation();
   const meterId = useId();
   const [failure, setFailure] = useState<unknown>(null);
+  // A patient (registered by reception) gives the telemedicine consent, as at self-registration.
+  const isPatient = invitation.roles.some((role) => role.key === 'patient');
   const schema = useMemo(
     () =>
       z
-        .object({ name: personNameSchema, password: passwordSchema, acceptTerms: mustAccept })
+        .object({
+          name: personNameSchema,
+          password: passwordSchema,
+          acceptTerms: mustAccept,
+          acceptTelemedicineConsent: isPatient ? mustAccept : z.boolean(),
+        })
         .superRefine((values, context) => {
           const [problem] = checkPassword(values.password, {
             email: invitation.email,
@@ -88,11 +95,16 @@ function AcceptInvitationForm({
             context.addIssue({ code: 'custom', path: ['password'], message: passwordProblemKey(problem) });
           }
         }),
-    [invitation.email],
+    [invitation.email, isPatient],
   );
   const form = useForm<z.input<typeof schema>, unknown, z.output<typeof schema>>({
     resolver: zodResolver(schema),
-    defaultValues: { name: invitation.name, password: '', acceptTerms: false },
+    defaultValues: {
+      name: invitation.name,
+      password: '',
+      acceptTerms: false,
+      acceptTelemedicineConsent: false,
+    },
   });
   const [password, name] = useWatch({ control: form.control, name: ['password', 'name'] });
 
@@ -108,13 +120,20 @@ function AcceptInvitationForm({
   const handleSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
     try {
-      await accept.mutateAsync({ token, name: values.name, password: values.password, acceptTerms: true });
+      await accept.mutateAsync({
+        token,
+        name: values.name,
+        password: values.password,
+        acceptTerms: true,
+        ...(isPatient ? { acceptTelemedicineConsent: true as const } : {}),
+      });
     } catch (error) {
       if (error instanceof ApiError && error.code === 'TOKEN_INVALID') {
         onTokenRejected();
         return;
       }
-      if (!applyServerFieldErrors(error, form.setError, ['name', 'password', 'acceptTerms'], 'password')) {
+      const fields = ['name', 'password', 'acceptTerms', 'acceptTelemedicineConsent'] as const;
+      if (!applyServerFieldErrors(error, form.setError, fields, 'password')) {
         setFailure(error);
       }
     }
@@ -175,6 +194,15 @@ function AcceptInvitationForm({
             error={fieldErrorText(form.formState.errors.acceptTerms?.message)}
             data-testid="accept-invitation-terms"
           />
+          {isPatient ? (
+            <Checkbox
+              {...form.register('acceptTelemedicineConsent')}
+              label={t('auth.register.consent.label')}
+              description={t('auth.register.consent.text')}
+              error={fieldErrorText(form.formState.errors.acceptTelemedicineConsent?.message)}
+              data-testid="accept-invitation-consent"
+            />
+          ) : null}
           {failure ? (
             <Alert color="red" variant="light" role="alert" data-testid="accept-invitation-error">
               {errorText(failure)}
