@@ -177,6 +177,8 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
   it('patient: dashboard, profile, doctors and booking, appointments, device check, waiting, chart, prescriptions', async () => {
     problems.length = 0;
     const page = await openSignedIn('paciente1@example.com');
+    // The patient's home is the portal's (issue 20), built around the next visit.
+    await page.getByTestId('portal-home').waitFor({ timeout: 20_000 });
     await check(page, 'patient dashboard');
     await page.evaluate(() =>
       window.__telemedicinaTest?.publishAlert({ type: 'success', content: '<p>Cita <b>reservada</b>.</p>' }),
@@ -184,21 +186,21 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await page.getByTestId('message-dialog-ok').waitFor();
     await check(page, 'message dialog');
     await page.getByTestId('message-dialog-ok').click();
-    await visit(page, '/admin/profile', 'profile');
-    await visit(page, '/admin/profile/photo', 'profile photo');
-    await visit(page, '/admin/profile/security', 'profile security');
-    await visit(page, '/admin/doctors', 'doctors directory');
-    await visit(page, `/admin/doctors/${fixture.doctorId}`, 'doctor page with slots');
+    await visit(page, '/portal/profile', 'profile');
+    await visit(page, '/portal/profile/photo', 'profile photo');
+    await visit(page, '/portal/profile/security', 'profile security');
+    await visit(page, '/portal/doctors', 'doctors directory');
+    await visit(page, `/portal/doctors/${fixture.doctorId}`, 'doctor page with slots');
     await page.getByTestId('slot-picker-slot').first().click({ timeout: 15_000 });
     await page.getByTestId('booking-form').waitFor();
     await check(page, 'booking confirm dialog');
     await page.keyboard.press('Escape');
-    await visit(page, '/admin/appointments', 'appointments list');
-    await visit(page, `/admin/appointments/${fixture.appointmentId}`, 'appointment page');
-    await visit(page, '/admin/my-record', 'my record');
-    await visit(page, '/admin/profile/record-access', 'record access log');
-    await visit(page, `/admin/prescriptions/${fixture.prescriptionId}`, 'prescription');
-    await visit(page, `/admin/visits/${fixture.visitId}/check`, 'device check');
+    await visit(page, '/portal/appointments', 'appointments list');
+    await visit(page, `/portal/appointments/${fixture.appointmentId}`, 'appointment page');
+    await visit(page, '/portal/my-record', 'my record');
+    await visit(page, '/portal/profile/record-access', 'record access log');
+    await visit(page, `/portal/prescriptions/${fixture.prescriptionId}`, 'prescription');
+    await visit(page, `/portal/visits/${fixture.visitId}/check`, 'device check');
     await page.getByTestId('device-check-risk').waitFor({ timeout: 20_000 });
     await check(page, 'device check done');
     await page.getByTestId('device-check-save').click();
@@ -235,11 +237,12 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
 
     // The main patient screens at phone width.
     const phone = await openSignedIn('paciente1@example.com', 'phone');
+    await phone.getByTestId('portal-home').waitFor({ timeout: 20_000 });
     await check(phone, 'patient dashboard @375');
-    await visit(phone, `/admin/doctors/${fixture.doctorId}`, 'doctor page @375');
-    await visit(phone, '/admin/appointments', 'appointments list @375');
-    await visit(phone, `/admin/appointments/${fixture.appointmentId}`, 'appointment page @375');
-    await visit(phone, '/admin/my-record', 'my record @375');
+    await visit(phone, `/portal/doctors/${fixture.doctorId}`, 'doctor page @375');
+    await visit(phone, '/portal/appointments', 'appointments list @375');
+    await visit(phone, `/portal/appointments/${fixture.appointmentId}`, 'appointment page @375');
+    await visit(phone, '/portal/my-record', 'my record @375');
     await phone.context().close();
     expect(checked).toContain('visit call (patient)');
     expectClean();
