@@ -169,8 +169,12 @@ async function signInByKeyboard(page: Page, email: string): Promise<void> {
   await typeInto(page, 'signin-email', email);
   await typeInto(page, 'signin-password', 'Telemedicina2026!');
   await page.keyboard.press('Enter');
-  await page.waitForURL(/\/admin/, { timeout: 20_000 });
-  await page.getByTestId('admin-navigation').waitFor();
+  // Staff land in the admin area, patients in their portal (issue 20): each with its navigation.
+  await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });
+  await page
+    .locator('[data-testid="admin-navigation"], [data-testid="portal-layout"] nav:visible')
+    .first()
+    .waitFor();
 }
 
 describe('keyboard only', () => {
@@ -181,7 +185,7 @@ describe('keyboard only', () => {
     await expectNoFocusTrap(patient);
 
     // Find the doctor: navigation → directory → search by name → the doctor's page.
-    await tabTo(patient, 'admin-nav-doctors');
+    await tabTo(patient, 'portal-nav-doctors');
     await patient.keyboard.press('Enter');
     await patient.getByTestId('list-row').first().waitFor({ timeout: 20_000 });
     await typeInto(patient, 'section-search', doctorName.split(' ').at(-1) ?? doctorName);
@@ -201,7 +205,7 @@ describe('keyboard only', () => {
     await tabTo(patient, 'booking-confirm');
     expect((await focused(patient)).inDialog).toBe(true);
     await patient.keyboard.press('Enter');
-    await patient.waitForURL(/\/admin\/appointments\/[\w-]+$/, { timeout: 20_000 });
+    await patient.waitForURL(/\/portal\/appointments\/[\w-]+$/, { timeout: 20_000 });
     const appointmentId = new URL(patient.url()).pathname.split('/').at(-1)!;
 
     // Join: device check (play the sound, "I heard it"), save, check in, wait.
