@@ -19,6 +19,7 @@ import { applyServerFieldErrors, useFieldErrorText } from '../../../lib/form-err
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useBookAppointment, usePatientOptions } from '../api/doctors';
 import { formatTimeZoneName } from '../../../lib/clock';
+import classes from './Doctors.module.css';
 
 const bookingFormSchema = z.object({ reason: appointmentReasonSchema, patientId: z.string() });
 type BookingForm = z.infer<typeof bookingFormSchema>;
@@ -227,14 +228,14 @@ function BookingForm({
             </Stack>
           </Alert>
         ) : null}
-        <Group justify="flex-end" gap="sm">
+        <div className={classes.formActions}>
           <Button variant="default" onClick={onClose} disabled={book.isPending} data-testid="booking-cancel">
             {t('common.cancel')}
           </Button>
           <Button type="submit" loading={book.isPending} data-testid="booking-confirm">
             {t('doctors.booking.confirm')}
           </Button>
-        </Group>
+        </div>
       </Stack>
     </form>
   );

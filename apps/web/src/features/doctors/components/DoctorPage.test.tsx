@@ -147,12 +147,12 @@ describe('doctor page and booking against a real HTTP server', { timeout: 60_000
     };
     api.routes['GET /api/v1/appointments/a-1'] = (_request, response) =>
       sendJson(response, 200, sampleAppointment(alternative));
-    const { router } = renderApp('/admin/doctors/d-1');
+    const { router } = renderApp('/portal/doctors/d-1');
     const [slot] = await screen.findAllByTestId('slot-picker-slot', {}, slow);
     const startsAt = slot!.getAttribute('data-starts-at')!;
     await user.click(slot!);
     await waitFor(() =>
-      expect(currentPath(router)).toBe(`/admin/doctors/d-1?slot=${encodeURIComponent(startsAt)}`),
+      expect(currentPath(router)).toBe(`/portal/doctors/d-1?slot=${encodeURIComponent(startsAt)}`),
     );
     const form = await screen.findByTestId('booking-form', {}, slow);
     expect(within(form).getByTestId('booking-viewer-zone').textContent).toBe(
