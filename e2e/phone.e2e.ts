@@ -263,11 +263,12 @@ describe('phone widths', () => {
     await patient.getByTestId('visit-call').waitFor({ timeout: 30_000 });
     await waitForRemoteVideos(patient, 1);
 
-    // The call: the hang-up in view, upright and on its side, at each width.
+    // The call: the hang-up in view, upright and on its side, at each width (and on a desktop).
     for (const [width, height] of [
       [360, 780],
       [390, 844],
       [844, 390],
+      [1280, 800],
     ] as const) {
       await patient.setViewportSize({ width, height });
       await settle(patient);
