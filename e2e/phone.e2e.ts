@@ -141,6 +141,14 @@ async function expectNamesWhole(page: Page, selector: string, where: string): Pr
   }
 }
 
+/** Names whole at 390 and then 360 px wide (the page stays at 360). */
+async function namesWholeAtPhoneWidths(page: Page, selector: string, where: string): Promise<void> {
+  for (const width of [390, 360]) {
+    await page.setViewportSize({ width, height: 800 });
+    await expectNamesWhole(page, selector, `${where} @${width}`);
+  }
+}
+
 /** The element is shown and lies entirely inside the viewport. */
 async function expectInViewport(page: Page, testId: string, where: string): Promise<void> {
   const target = page.getByTestId(testId);
@@ -210,7 +218,7 @@ describe('phone widths', () => {
     const card = patient.locator(`[data-testid="list-row"][data-id="${doctorId}"]`);
     await card.waitFor({ timeout: 20_000 });
     expect(await card.getByTestId('doctor-row-name').textContent()).toBe(doctorName);
-    for (const width of [390, 360]) {
+    for (const width of [390, 360, 320]) {
       await patient.setViewportSize({ width, height: 800 });
       await expectNamesWhole(patient, '[data-testid="doctor-row-name"]', `directory @${width}`);
       const pageWidth = await patient.evaluate(() => document.documentElement.scrollWidth);
@@ -228,12 +236,12 @@ describe('phone widths', () => {
     // second one: the first, starting within a minute, may have begun by the time this clicks).
     await card.getByTestId('doctor-next-slot').nth(1).click();
     await patient.getByTestId('booking-form').waitFor({ timeout: 20_000 });
-    await expectNamesWhole(patient, '[data-testid="doctor-name"]', 'doctor page @360');
+    await namesWholeAtPhoneWidths(patient, '[data-testid="doctor-name"]', 'doctor page');
     await shot(patient, 'booking-es-360');
     await patient.getByTestId('booking-reason').fill('Consulta desde el teléfono');
     await patient.getByTestId('booking-confirm').click();
     await patient.getByTestId('appointment-doctor').waitFor({ timeout: 20_000 });
-    await expectNamesWhole(patient, '[data-testid="appointment-doctor"]', 'appointment @360');
+    await namesWholeAtPhoneWidths(patient, '[data-testid="appointment-doctor"]', 'appointment');
 
     // The visit page: device check, check-in, waiting (name whole in the title).
     await patient.getByTestId('appointment-join-visit').click({ timeout: 20_000 });
@@ -244,7 +252,7 @@ describe('phone widths', () => {
     await patient.getByTestId('device-check-save').click();
     await patient.getByTestId('visit-check-in').click({ timeout: 20_000 });
     await patient.getByTestId('visit-waiting').waitFor({ timeout: 20_000 });
-    await expectNamesWhole(patient, '[data-testid="visit-title"]', 'visit page @360');
+    await namesWholeAtPhoneWidths(patient, '[data-testid="visit-title"]', 'visit page');
     const appointmentId = /\/visits\/([\w-]+)/.exec(patient.url())?.[1] ?? '';
     expect(appointmentId).not.toBe('');
 
