@@ -86,10 +86,10 @@ function AuditList() {
   const actorText = (event: AuditEvent) =>
     event.actor ? (
       <Stack gap={0} className={classes.cellText}>
-        <Text size="sm" fw={600} className={classes.wrap}>
+        <Text size="sm" fw={600} className={classes.actor}>
           {event.actor.name}
         </Text>
-        <Text size="xs" c="gray.7" className={classes.wrap}>
+        <Text size="xs" c="gray.7" className={classes.actor}>
           {event.actor.email}
         </Text>
       </Stack>
@@ -146,7 +146,7 @@ function AuditList() {
       render: (event) =>
         event.targetType ? (
           // The record's kind only: its id is on the event's detail view (copyable), not cut off here.
-          <Text size="sm" className={classes.wrap} data-testid="audit-row-target">
+          <Text size="sm" className={classes.actor} data-testid="audit-row-target">
             {targetTypeLabel(event.targetType)}
           </Text>
         ) : (
