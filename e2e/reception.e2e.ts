@@ -172,8 +172,18 @@ describe("reception's day", () => {
     expect(await page.getByTestId('reception-booking-when').innerText()).toMatch(
       tokenOf(timeIn(startsAt, accountZone)),
     );
+    await settle(page);
+    const onDialog = blocking(await runAxe(page, { exclude: ['[data-testid="user-menu-button"]'] }));
+    expect(onDialog, describeViolations(onDialog)).toEqual([]);
     await page.getByTestId('reception-booking-register').click();
     await page.getByTestId('register-patient-form').waitFor({ timeout: 20_000 });
+    await settle(page);
+    const onForm = blocking(await runAxe(page, { exclude: ['[data-testid="user-menu-button"]'] }));
+    expect(onForm, describeViolations(onForm)).toEqual([]);
+    // Keyboard: the cursor is in the form's first field.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe(
+      'register-patient-name',
+    );
     const email = `llamada.${Date.now()}@example.com`;
     await page.getByTestId('register-patient-name').fill('Tomás Llamada Nueva');
     await page.getByTestId('register-patient-phone').fill('+52 55 4444 3333');
@@ -181,6 +191,10 @@ describe("reception's day", () => {
     await page.getByTestId('register-patient-email').fill(email);
     await page.getByTestId('register-patient-submit').click();
     await page.getByTestId('reception-booking-invited').waitFor({ timeout: 20_000 });
+    // Next comes the reason: the cursor is there.
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid')))
+      .toBe('reception-booking-reason');
     expect(await page.getByTestId('reception-booking-patient').innerText()).toContain('Tomás Llamada Nueva');
     await page.getByTestId('reception-booking-reason').fill('Dolor de garganta y fiebre desde ayer');
     await page.getByTestId('reception-booking-confirm').click();

@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertTriangle, IconMailForward, IconSearch, IconUserPlus } from '@tabler/icons-react';
 import { appointmentReasonSchema, type Appointment, type PatientMatch } from '@telemedicina/shared';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -55,6 +55,13 @@ export function ReceptionBookingModal({
     resolver: zodResolver(reasonFormSchema),
     defaultValues: { reason: '' },
   });
+  // Once the patient is chosen (found or just registered), the cursor goes to the reason.
+  const patientId = patient?.id ?? null;
+  useEffect(() => {
+    if (patientId !== null && mode === 'find') {
+      form.setFocus('reason');
+    }
+  }, [patientId, mode, form]);
 
   const handleSubmit = form.handleSubmit(async ({ reason }) => {
     if (patient === null) {

@@ -4,7 +4,7 @@ import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@manti
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
 import { registerPatientRequestSchema, type PatientMatch } from '@telemedicina/shared';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -50,6 +50,8 @@ export function RegisterPatientForm({
     },
   });
   const { errors } = form.formState;
+  // The form replaces the search inside the open dialog: the cursor goes to its first field.
+  useEffect(() => form.setFocus('name'), [form]);
 
   const handleSubmit = form.handleSubmit(async (values) => {
     setFailure(null);
@@ -81,7 +83,6 @@ export function RegisterPatientForm({
           label={t('agenda.register.name')}
           autoComplete="off"
           required
-          data-autofocus
           error={fieldErrorText(errors.name?.message)}
           data-testid="register-patient-name"
         />
