@@ -170,15 +170,6 @@ async function expectInViewport(page: Page, testId: string, where: string): Prom
   expect(isOnTop, `${where}: ${testId} not covered`).toBe(true);
 }
 
-/** Signs the patient in through the form; they land in their area (the portal, or /admin before it). */
-async function signInPatient(page: Page): Promise<void> {
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill('paciente1@example.com');
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL(/\/(portal|admin)/, { timeout: 20_000 });
-}
-
 /** The directory through the navigation the patient sees (top links on a desktop, bottom bar on a phone). */
 /** Opens the filters sheet and waits until it has slid fully into view. */
 async function openFiltersSheet(page: Page): Promise<void> {
@@ -211,7 +202,7 @@ describe('phone widths', () => {
   it('directory, booking, visit and call at 360/390 px: names whole, the patient can hang up', async () => {
     const patientContext = await openContext('es', 390, 844);
     const patient = await patientContext.newPage();
-    await signInPatient(patient);
+    await signInPage(patient, server.baseUrl, 'paciente1@example.com');
 
     // The directory: cards, names whole at 390 and 360 px, filters in a sheet.
     await openDirectory(patient);
@@ -350,7 +341,7 @@ describe('phone widths', () => {
     for (const lang of ['es', 'en'] as const) {
       const context = await openContext(lang, 1280, 800);
       const page = await context.newPage();
-      await signInPatient(page);
+      await signInPage(page, server.baseUrl, 'paciente1@example.com');
       await openDirectory(page);
       await expectNamesWhole(page, '[data-testid="doctor-row-name"]', `directory ${lang} @1280`);
       expect(await page.getByTestId('doctors-filter-specialty').isVisible()).toBe(true);
