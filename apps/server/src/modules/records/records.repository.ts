@@ -1,3 +1,4 @@
+import { recordAccessActionDomains } from '@telemedicina/shared';
 import {
   aliasedTable,
   and,
@@ -446,14 +447,9 @@ export async function listRecordAccessEvents(
   const where = and(
     eq(auditEvents.targetType, 'patient'),
     eq(auditEvents.targetId, patientId),
-    or(
-      sql`${auditEvents.action} like 'record.%'`,
-      sql`${auditEvents.action} like 'prescription.%'`,
-      sql`${auditEvents.action} like 'document.%'`,
-      // Visit notes and the vitals the patient reported (modules/notes).
-      sql`${auditEvents.action} like 'note.%'`,
-      sql`${auditEvents.action} like 'vitals.%'`,
-    ),
+    // The families the patient's page words one by one (the shared list the web's labels test walks):
+    // record, prescription, document, visit-note and reported-vitals actions.
+    or(...recordAccessActionDomains.map((domain) => sql`${auditEvents.action} like ${`${domain}.%`}`)),
     sql`not (${auditEvents.action} like '%.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
   );
   const rows = await db
