@@ -5,7 +5,17 @@ import { formatInstantWithZone } from '../../lib/clock.js';
 export type EmailContent =
   | { template: 'verify-email'; data: { name: string; link: string } }
   | { template: 'reset-password'; data: { name: string; link: string } }
-  | { template: 'invitation'; data: { name: string; link: string; inviterName: string; roleNames: string[] } }
+  | {
+      template: 'invitation';
+      data: {
+        name: string;
+        link: string;
+        inviterName: string;
+        roleNames: string[];
+        /** A patient registered by reception (a caller or a walk-in), not a member of staff. */
+        isPatient?: boolean;
+      };
+    }
   | { template: 'registration-attempt'; data: { name: string; signInLink: string; resetLink: string } }
   | { template: 'password-changed'; data: { name: string; resetLink: string } }
   | { template: 'appointment-booked'; data: AppointmentEmailData }
@@ -90,6 +100,18 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           footer: ['Si no lo pidió usted, ignore este mensaje: su contraseña no cambia.', ...footer],
         };
       case 'invitation':
+        if (content.data.isPatient === true) {
+          return {
+            subject: `Su cuenta de paciente en ${clinic}`,
+            greeting: `Hola, ${content.data.name}:`,
+            paragraphs: [
+              `${content.data.inviterName} le registró como paciente en ${clinic}.`,
+              `Elija su contraseña con este enlace para ver sus citas y entrar a sus videoconsultas. Caduca en ${linkLifetimeHours.invitation / 24} días.`,
+            ],
+            action: { label: 'Elegir mi contraseña', link: content.data.link },
+            footer: [`Si usted no pidió una cita en ${clinic}, ignore este mensaje.`, ...footer],
+          };
+        }
         return {
           subject: `Le invitaron a ${clinic}`,
           greeting: `Hola, ${content.data.name}:`,
@@ -180,6 +202,18 @@ const copy: Record<Language, (content: EmailContent, clinic: string) => Parts> =
           ],
         };
       case 'invitation':
+        if (content.data.isPatient === true) {
+          return {
+            subject: `Your patient account at ${clinic}`,
+            greeting: `Hello ${content.data.name},`,
+            paragraphs: [
+              `${content.data.inviterName} registered you as a patient at ${clinic}.`,
+              `Choose your password with this link to see your appointments and join your video visits. It expires in ${linkLifetimeHours.invitation / 24} days.`,
+            ],
+            action: { label: 'Choose my password', link: content.data.link },
+            footer: [`If you did not ask for an appointment at ${clinic}, ignore this message.`, ...footer],
+          };
+        }
         return {
           subject: `You are invited to ${clinic}`,
           greeting: `Hello ${content.data.name},`,

@@ -248,6 +248,7 @@ export async function registerPatient(
       link: appLink(ctx, '/accept-invitation', invitation.token),
       inviterName: registrar.name,
       roleNames: roleNames.map((role) => (input.language === 'es' ? role.nameEs : role.nameEn)),
+      isPatient: true,
     },
   });
   return presentPatientMatch({ ...user, hasPassword: false });

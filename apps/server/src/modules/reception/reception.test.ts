@@ -231,7 +231,7 @@ describe('POST /patients', () => {
     const [row] = await context.app.services.db.db.select().from(users).where(eq(users.id, registered.id));
     expect(row).toMatchObject({ status: 'pending', passwordHash: null, roleKeys: ['patient'] });
     const email = await latestEmail(context.app, caller.email, 'invitation');
-    expect(email?.subject).toContain('invitaron');
+    expect(email?.subject).toBe('Su cuenta de paciente en Telemedicina');
 
     const booking = await send(context.app, 'POST', '/api/v1/appointments', {
       session: reception.token,
