@@ -51,7 +51,8 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.getByTestId('signin-email').fill(email);
   await page.getByTestId('signin-password').fill('Telemedicina2026!');
   await page.getByTestId('signin-submit').click();
-  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+  // Staff land in the admin area, patients in their portal (issue 20).
+  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/(admin|portal)(\/|$)/);
 }
 
 /** The date (`YYYY-MM-DD`) and 24-hour time (`HH:MM`) an instant reads in a zone. */
@@ -164,7 +165,8 @@ describe('booking in the browser', () => {
     await page.getByTestId('booking-form').waitFor();
     await page.getByTestId('booking-reason').fill('Control de la tos de mi hijo');
     await page.getByTestId('booking-confirm').click();
-    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin\/appointments\/[\w-]+$/);
+    // The patient's booking lands on the appointment in their portal (issue 20).
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/portal\/appointments\/[\w-]+$/);
     appointmentPath = pathOf(page);
     await expect
       .poll(() => page.getByTestId('appointment-doctor').textContent(), { timeout: 15_000 })
@@ -176,7 +178,7 @@ describe('booking in the browser', () => {
     expect(await page.getByTestId('appointments-table').textContent()).toContain(name);
     await page.context().close();
 
-    const answer = await patientApi.request<BookedAppointment>('GET', appointmentPath.replace('/admin', ''));
+    const answer = await patientApi.request<BookedAppointment>('GET', appointmentPath.replace('/portal', ''));
     expect(answer.status).toBe(200);
     booked = answer.body;
     expect(booked.doctor.name).toBe(name);
