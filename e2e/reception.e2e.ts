@@ -243,6 +243,13 @@ describe("reception's day", () => {
           await settle(page);
           await page.screenshot({ path: `${shots}/register-${lang}-${width}.png` });
         }
+        if (width === 1280) {
+          // The agenda without a chosen doctor is the same day, under the doctor picker.
+          await page.goto(`${server.baseUrl}/admin/agenda?date=${day}`);
+          await page.getByTestId('clinic-day-column').first().waitFor({ timeout: 20_000 });
+          await settle(page);
+          await page.screenshot({ path: `${shots}/agenda-${lang}-${width}.png` });
+        }
         await page.context().close();
       }
     }

@@ -167,7 +167,12 @@ function Agenda() {
 
   return (
     <>
-      <SectionHeader title={t('admin.nav.agenda')} description={t('admin.sections.agenda')}>
+      <SectionHeader
+        title={t('admin.nav.agenda')}
+        description={
+          doctorId === null && canPickDoctor ? t('agenda.day.description') : t('admin.sections.agenda')
+        }
+      >
         {canPickDoctor ? (
           <Select
             className={classes.picker}
