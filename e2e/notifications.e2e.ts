@@ -108,7 +108,10 @@ async function signIn(page: Page, email: string): Promise<void> {
   await page.getByTestId('signin-email').fill(email);
   await page.getByTestId('signin-password').fill('Telemedicina2026!');
   await page.getByTestId('signin-submit').click();
-  await expect.poll(() => new URL(page.url()).pathname, { timeout: 15_000 }).toMatch(/^\/admin/);
+  // Staff land in the admin area, patients in their portal (issue 20).
+  await expect
+    .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
+    .toMatch(/^\/(admin|portal)(\/|$)/);
 }
 
 describe('notification bell', () => {
@@ -185,7 +188,7 @@ describe('notification bell', () => {
     expect(await item.getAttribute('data-kind')).toBe('waitlist.slotFreed');
     expect(await item.textContent()).toContain('Se liberó un horario antes');
     await item.getByTestId('notification-open').click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe(`/admin/doctors/${doctorId}`);
+    await expect.poll(() => new URL(page.url()).pathname).toBe(`/portal/doctors/${doctorId}`);
     await page.context().close();
   });
 });
