@@ -461,6 +461,27 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     expect(toDoctor.text).toContain('fue cancelada por el paciente');
     expect(toDoctor.text).toMatch(tokenOf(timeIn(laterStartsAt, accountZone)));
 
+    // The appointment page says who cancelled, worded for each reader (reception too).
+    const cancelledBy = async (page: Page): Promise<string> => {
+      await page.goto(at(page, `/appointments/${laterId}`));
+      await page.getByTestId('appointment-cancelled-by').waitFor({ timeout: 20_000 });
+      return page.getByTestId('appointment-cancelled-by').innerText();
+    };
+    expect(await cancelledBy(patientPage)).toBe('Usted canceló la cita.');
+    await settle(patientPage);
+    await patientPage.screenshot({
+      path: `${shots}/appointment-cancelled-patient-es-1280.png`,
+      fullPage: true,
+    });
+    expect(await cancelledBy(doctorPage)).toBe('El paciente canceló la cita.');
+    const receptionPage = await signedIn('recepcion@example.com', 'es', 1280);
+    expect(await cancelledBy(receptionPage)).toBe('El paciente canceló la cita.');
+    await settle(receptionPage);
+    await receptionPage.screenshot({
+      path: `${shots}/appointment-cancelled-reception-es-1280.png`,
+      fullPage: true,
+    });
+
     // Home: each person reads what they can do there.
     const homeOf = async (page: Page): Promise<string> => {
       await page.goto(at(page));
@@ -478,7 +499,6 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     expect(doctorHome).toContain('Su día de consultas');
     expect(doctorHome).not.toContain('Busque un médico y reserve una cita.');
     expect(doctorHome).not.toContain('La agenda del día de la clínica');
-    const receptionPage = await signedIn('recepcion@example.com', 'es', 1280);
     const receptionHome = await homeOf(receptionPage);
     expect(receptionHome).toContain('Hola, Rosa Recepción');
     expect(receptionHome).toContain('La agenda del día de la clínica');

@@ -23,6 +23,12 @@ export const appointmentSchema = z.object({
   createdAt: z.string(),
   cancelledAt: z.string().nullable(),
   cancellationReason: z.string().nullable(),
+  /**
+   * Who cancelled, in which capacity (null when not cancelled, or cancelled before this was kept),
+   * so each reader is told "you cancelled" or who did. Optional so an answer without it still
+   * parses; this server always sends it.
+   */
+  cancelledBy: z.enum(['patient', 'doctor', 'staff']).nullable().optional(),
 });
 export type Appointment = z.infer<typeof appointmentSchema>;
 export const appointmentPageSchema = pageOf(appointmentSchema);

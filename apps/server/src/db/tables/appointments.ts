@@ -48,6 +48,8 @@ export const appointments = pgTable(
     endedAt: instant(),
     cancelledAt: instant(),
     cancellationReason: text(),
+    /** Who cancelled, in which capacity (each reader is then told "you" or "the patient"). */
+    cancelledBy: text().$type<'patient' | 'doctor' | 'staff'>(),
     createdAt: instant().notNull().defaultNow(),
     updatedAt: instant().notNull().defaultNow(),
   },

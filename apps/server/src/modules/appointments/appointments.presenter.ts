@@ -28,5 +28,6 @@ export function presentAppointment(
     createdAt: appointment.createdAt.toISOString(),
     cancelledAt: appointment.cancelledAt?.toISOString() ?? null,
     cancellationReason: appointment.cancellationReason,
+    cancelledBy: appointment.cancelledBy ?? null,
   };
 }

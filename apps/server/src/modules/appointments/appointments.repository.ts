@@ -169,7 +169,7 @@ export async function updateAppointmentIfStatus(
   changes: Partial<
     Pick<
       typeof appointments.$inferInsert,
-      'startsAt' | 'endsAt' | 'status' | 'cancelledAt' | 'cancellationReason' | 'updatedAt'
+      'startsAt' | 'endsAt' | 'status' | 'cancelledAt' | 'cancellationReason' | 'cancelledBy' | 'updatedAt'
     >
   >,
 ): Promise<AppointmentRow | null> {

@@ -30,6 +30,7 @@ import {
   canListAllAppointments,
   canSeeAppointment,
   capacityFor,
+  type AppointmentCapacity,
   type AppointmentReader,
 } from './appointments.policy.js';
 import {
@@ -287,7 +288,7 @@ export async function transitionAppointment(
   ctx: ServiceContext,
   appointment: AppointmentRow,
   to: AppointmentStatus,
-  extra: { cancellationReason?: string | null } = {},
+  extra: { cancellationReason?: string | null; cancelledBy?: AppointmentCapacity } = {},
   db: Database = ctx.db.db,
 ): Promise<AppointmentRow> {
   if (!canTransitionAppointment(appointment.status, to)) {
@@ -297,7 +298,13 @@ export async function transitionAppointment(
   const updated = await updateAppointmentIfStatus(db, appointment.id, [appointment.status], {
     status: to,
     updatedAt: now,
-    ...(to === 'cancelled' ? { cancelledAt: now, cancellationReason: extra.cancellationReason ?? null } : {}),
+    ...(to === 'cancelled'
+      ? {
+          cancelledAt: now,
+          cancellationReason: extra.cancellationReason ?? null,
+          cancelledBy: extra.cancelledBy ?? null,
+        }
+      : {}),
   });
   if (updated === null) {
     throw invalidTransition(appointment.status, to);
@@ -334,7 +341,7 @@ export async function cancelAppointment(
       ctx,
       appointment,
       'cancelled',
-      { cancellationReason: request.reason ?? null },
+      { cancellationReason: request.reason ?? null, cancelledBy: capacity },
       db,
     );
     await auditIn(ctx, db, {

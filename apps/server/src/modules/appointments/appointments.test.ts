@@ -263,6 +263,8 @@ describe('changing appointments', () => {
     expect(appointmentSchema.parse(cancelled.json())).toMatchObject({
       status: 'cancelled',
       cancellationReason: null,
+      // Kept, so each reader is told "you cancelled" or who did (issue 20).
+      cancelledBy: 'patient',
     });
     const twice = await cancel(later.id, patient.token);
     expect(codeOf(twice)).toBe('INVALID_TRANSITION');
@@ -291,12 +293,20 @@ describe('changing appointments', () => {
       body: { reason: 'Urgencia en el hospital' },
     });
     expect(byDoctor.statusCode).toBe(200);
-    expect(appointmentSchema.parse(byDoctor.json()).cancellationReason).toBe('Urgencia en el hospital');
+    expect(appointmentSchema.parse(byDoctor.json())).toMatchObject({
+      cancellationReason: 'Urgencia en el hospital',
+      cancelledBy: 'doctor',
+    });
     const byStaff = await send(context.app, 'POST', `/api/v1/appointments/${second.id}/cancel`, {
       session: staff.token,
       body: { reason: 'El médico no está disponible' },
     });
     expect(byStaff.statusCode).toBe(200);
+    // Every reader gets the same fact; the screen words it for them.
+    const readByPatient = await send(context.app, 'GET', `/api/v1/appointments/${second.id}`, {
+      session: patient.token,
+    });
+    expect(appointmentSchema.parse(readByPatient.json()).cancelledBy).toBe('staff');
   });
 
   it('reschedules to a free slot, refuses a taken one (409) and the window for patients', async () => {

@@ -116,6 +116,37 @@ describe('appointment page against a real HTTP server', { timeout: 60_000 }, () 
     );
   });
 
+  it('words who cancelled for the reader: "Usted" to the patient who did, the third person to the others', async () => {
+    const cancelled = {
+      ...appointment,
+      status: 'cancelled' as const,
+      cancelledAt: '2026-11-02T00:00:00.000Z',
+      cancelledBy: 'patient' as const,
+    };
+    api.routes['GET /api/v1/appointments/a-1'] = (_request, response) => sendJson(response, 200, cancelled);
+    const readers = [
+      {
+        permissions: ['appointments.read.own', 'appointments.book.self'],
+        id: 'pat-1',
+        reads: 'Usted canceló la cita.',
+      },
+      { permissions: ['appointments.read.own'], id: 'doc-1', reads: 'El paciente canceló la cita.' },
+      {
+        permissions: ['appointments.read.any', 'appointments.manage.any'],
+        id: 'staff-1',
+        reads: 'El paciente canceló la cita.',
+      },
+    ];
+    for (const reader of readers) {
+      me = sampleMe({ permissions: reader.permissions, user: { id: reader.id, timeZone: 'Europe/Madrid' } });
+      const view = renderApp('/admin/appointments/a-1');
+      expect((await screen.findByTestId('appointment-cancelled-by', {}, slow)).textContent, reader.id).toBe(
+        reader.reads,
+      );
+      view.unmount();
+    }
+  });
+
   it('shows the reason to those who may read it', async () => {
     renderApp('/admin/appointments/a-1');
     expect((await screen.findByTestId('appointment-reason', {}, slow)).textContent).toBe('Revisión anual');

@@ -171,6 +171,17 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
           <dd className={classes.reason} data-testid="appointment-reason">
             <AppointmentReason appointment={item} />
           </dd>
+          {item.status === 'cancelled' && item.cancelledBy ? (
+            <>
+              <dt>{t('appointments.cancelledBy.label')}</dt>
+              {/* Worded for the reader: "Usted canceló la cita" or who did, in the third person. */}
+              <dd data-testid="appointment-cancelled-by">
+                {item.cancelledBy === capacity
+                  ? t('appointments.cancelledBy.you')
+                  : t(`appointments.cancelledBy.${item.cancelledBy}`)}
+              </dd>
+            </>
+          ) : null}
           {item.status === 'cancelled' ? (
             <>
               <dt>{t('appointments.cancelledReason')}</dt>
