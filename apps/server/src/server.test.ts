@@ -29,7 +29,12 @@ afterAll(async () => {
   await rm(tempDir, { recursive: true, force: true });
 });
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+/**
+ * Polls until the condition holds. The limit only bounds how long a real failure takes to show: a
+ * server process compiling its sources and seeding with argon2 took over a minute on a busy two-core
+ * machine.
+ */
+async function waitFor(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) {
@@ -92,7 +97,8 @@ describe('graceful shutdown', () => {
   });
 });
 
-describe('data folder lock (embedded database)', () => {
+// Two servers on PGlite in this process: seconds on a quiet machine, over 30 s on a busy one.
+describe('data folder lock (embedded database)', { timeout: 180_000 }, () => {
   it('refuses a second server on the same data folder and frees the folder on close', async () => {
     const dataDir = path.join(tempDir, 'shared-data');
     const config = createTestConfig(tempDir, { dataDir });
@@ -112,7 +118,8 @@ describe('data folder lock (embedded database)', () => {
   });
 });
 
-describe('process entry (src/main.ts)', () => {
+// Each test starts `src/main.ts` through tsx: it compiles the server's sources first.
+describe('process entry (src/main.ts)', { timeout: 180_000 }, () => {
   const serverRoot = fileURLToPath(new URL('..', import.meta.url));
   const children: ChildProcess[] = [];
 
@@ -148,7 +155,11 @@ describe('process entry (src/main.ts)', () => {
     const dataDir = path.join(tempDir, 'process-data');
     const env = { DATA_DIR: dataDir, PORT: '0', REALTIME_PORT: '0', HOST: '127.0.0.1' };
     const first = run(env);
-    await waitFor(() => first.output().includes('paciente2@example.com'), 60_000);
+    // Ready once the demo accounts are printed; a process that exits first fails at once.
+    let firstExited = false;
+    void first.exited.then(() => (firstExited = true));
+    await waitFor(() => first.output().includes('paciente2@example.com') || firstExited, 300_000);
+    expect(firstExited, first.output()).toBe(false);
     const url = /Telemedicina listening on (http:\/\/\S+)/.exec(first.output())?.[1];
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(first.output()).toContain('Demo accounts (password Telemedicina2026!');
@@ -181,7 +192,7 @@ describe('process entry (src/main.ts)', () => {
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     expect(existsSync(path.join(dataDir, lockFileName))).toBe(false);
-  }, 90_000);
+  }, 420_000);
 
   it('exits with a message naming the variable when the configuration is invalid', async () => {
     const bad = run({ PORT: 'eighty', DATA_DIR: path.join(tempDir, 'unused') });

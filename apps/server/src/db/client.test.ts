@@ -122,7 +122,8 @@ describe(`database client`, () => {
   });
 });
 
-describe('embedded database on disk', () => {
+// Two PGlite start-ups on disk (initdb, then a reopen): over 30 s on a busy two-core machine.
+describe('embedded database on disk', { timeout: 180_000 }, () => {
   let dataDir: string;
 
   beforeAll(async () => {

@@ -35,7 +35,14 @@ export interface DatabaseClient {
 }
 
 export type OpenDatabaseOptions =
-  | { kind: 'postgres'; url: string; poolSize?: number; onPoolError?: (error: Error) => void }
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize?: number;
+      /** How long a query may wait for a free connection before failing (503); 5 s by default. */
+      connectionTimeoutMs?: number;
+      onPoolError?: (error: Error) => void;
+    }
   /**
    * `dataDir` null = in memory (tests); otherwise the folder is locked and
    * PGlite lives in `<dataDir>/pglite`. `loadDataDir` starts an in-memory
@@ -65,7 +72,7 @@ function openPostgres(options: Extract<OpenDatabaseOptions, { kind: 'postgres' }
     connectionString: options.url,
     max: options.poolSize ?? 10,
     // Fail a health check quickly instead of hanging when the server is unreachable.
-    connectionTimeoutMillis: 5_000,
+    connectionTimeoutMillis: options.connectionTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
   });
   // An idle client losing its connection emits 'error' on the pool; unhandled, it kills the process.

@@ -6,6 +6,7 @@ import { Server as EngineServer } from 'engine.io';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import { Server } from 'socket.io';
+import { oneRunAtATime } from '../lib/one-run-at-a-time.js';
 import {
   createHandshakeAuthenticator,
   guestRoom,
@@ -164,42 +165,42 @@ export function createRealtimeServer(options: RealtimeOptions): RealtimeServer {
     }
   };
 
-  let sweeping: Promise<number> | null = null;
-  const sweepExpiredSessions = (): Promise<number> =>
-    (sweeping ??= (async () => {
-      try {
-        const connected = new Set<string>();
-        const guests = new Set<string>();
-        for (const socket of io.of('/').sockets.values()) {
-          if (socket.data.sessionId !== null) {
-            connected.add(socket.data.sessionId);
-          }
-          if (socket.data.guest !== null) {
-            guests.add(socket.data.guest.id);
-          }
-        }
-        let endedCount = 0;
-        if (connected.size > 0) {
-          const live = await options.sessions.filterLive([...connected]);
-          const ended = [...connected].filter((id) => !live.has(id));
-          for (const id of ended) {
-            io.of('/').in(sessionRoom(id)).local.disconnectSockets(true);
-          }
-          endedCount += ended.length;
-        }
-        if (guests.size > 0 && options.guests !== undefined) {
-          const live = await options.guests.filterLive([...guests]);
-          const ended = [...guests].filter((id) => !live.has(id));
-          for (const id of ended) {
-            io.of('/').in(guestRoom(id)).local.disconnectSockets(true);
-          }
-          endedCount += ended.length;
-        }
-        return endedCount;
-      } finally {
-        sweeping = null;
+  /** Disconnects the sockets whose session or guest invitation has ended; resolves how many. */
+  async function sweepOnce(): Promise<number> {
+    const connected = new Set<string>();
+    const guests = new Set<string>();
+    for (const socket of io.of('/').sockets.values()) {
+      if (socket.data.sessionId !== null) {
+        connected.add(socket.data.sessionId);
       }
-    })());
+      if (socket.data.guest !== null) {
+        guests.add(socket.data.guest.id);
+      }
+    }
+    let endedCount = 0;
+    if (connected.size > 0) {
+      const live = await options.sessions.filterLive([...connected]);
+      const ended = [...connected].filter((id) => !live.has(id));
+      for (const id of ended) {
+        io.of('/').in(sessionRoom(id)).local.disconnectSockets(true);
+      }
+      endedCount += ended.length;
+    }
+    if (guests.size > 0 && options.guests !== undefined) {
+      const live = await options.guests.filterLive([...guests]);
+      const ended = [...guests].filter((id) => !live.has(id));
+      for (const id of ended) {
+        io.of('/').in(guestRoom(id)).local.disconnectSockets(true);
+      }
+      endedCount += ended.length;
+    }
+    return endedCount;
+  }
+
+  // A sweep asked for while one runs gets the next one, not the one under way: that may have read
+  // the sockets and the clock before what the caller wants swept had ended (seen: a test's sweep
+  // right after moving the clock got the timer's sweep in flight, and 0).
+  const sweepExpiredSessions = oneRunAtATime(sweepOnce);
   const sweepTimer = setInterval(() => {
     sweepExpiredSessions().catch((error: unknown) => {
       options.logger.warn({ err: error }, 'real-time session sweep failed');

@@ -328,7 +328,7 @@ describe('audited actions', () => {
       extraHeaders: { origin: testAppOrigin, cookie: `tm_guest=${guestCookie}` },
     });
     try {
-      await guestSocket.timeout(5_000).emitWithAck('visit.join', { appointmentId: visitId, lastSeq: 0 });
+      await guestSocket.timeout(20_000).emitWithAck('visit.join', { appointmentId: visitId, lastSeq: 0 });
     } finally {
       guestSocket.disconnect();
     }
