@@ -58,6 +58,10 @@ export function pickOpenVisits(appointments: readonly Appointment[], now: Date):
 export function formatCountdown(startsAt: string, now: Date, language: string, timeZone: string): string {
   const format = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
   const minutes = Math.round((new Date(startsAt).getTime() - now.getTime()) / minuteMs);
+  if (minutes === 0) {
+    // "ahora" / "now" (the minute's own wording, "este minuto", reads oddly on a card).
+    return format.format(0, 'second');
+  }
   if (Math.abs(minutes) < 60) {
     return format.format(minutes, 'minute');
   }
