@@ -118,7 +118,8 @@ describe('patient chart', () => {
 
   it('the patient sees the allergy in their own chart (read-only lists) and the doctor in the access log', async () => {
     patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
-    await patient.getByTestId('admin-nav-myRecord').click();
+    // The patient's portal: its navigation (header on desktop, bottom bar on phones).
+    await patient.locator('[data-testid="portal-nav-myRecord"]:visible').click();
     await patient.getByTestId('chart-allergy').filter({ hasText: 'Penicilina' }).waitFor({ timeout: 20_000 });
     expect(await patient.getByTestId('chart-add-allergy').count()).toBe(0);
     expect(await patient.getByTestId('chart-remove').count()).toBe(0);
