@@ -159,7 +159,8 @@ describe('chart documents', () => {
 
   it('the patient uploads a PDF and a PNG; refusals from the server are explained in the list', async () => {
     patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
-    await patient.getByTestId('admin-nav-myRecord').click();
+    // The patient's portal: its navigation (header on desktop, bottom bar on phones).
+    await patient.locator('[data-testid="portal-nav-myRecord"]:visible').click();
     await patient.getByTestId('chart-documents').waitFor({ timeout: 20_000 });
 
     const pdfItem = await uploadThroughDialog(patient, 'lab', {
