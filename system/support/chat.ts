@@ -109,8 +109,12 @@ export class ChatParticipant {
     });
   }
 
-  /** Sends until acknowledged (same clientId every time); resolves with the acknowledged message. */
-  async send(clientId: string, body: string, timeoutMs = 90_000): Promise<ChatMessage> {
+  /**
+   * Sends until acknowledged (same clientId every time); resolves with the acknowledged message. The
+   * limit only bounds a real hang: with the machine at a load of 18 on two cores, a killed server's
+   * restart and the rejoin took over 90 s.
+   */
+  async send(clientId: string, body: string, timeoutMs = 240_000): Promise<ChatMessage> {
     const deadline = Date.now() + timeoutMs;
     for (let attempt = 0; ; attempt += 1) {
       if (this.fatal !== null) {
