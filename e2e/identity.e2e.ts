@@ -43,7 +43,7 @@ async function signIn(page: Page, email: string, secret = password): Promise<voi
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe('identity journeys in the browser', () => {
-  it('register → verification email → verify → sign in → admin area in the chosen language', async () => {
+  it('register → verification email → verify → sign in → the patient's portal in the chosen language', async () => {
     const page = await openPage('en-US');
     const email = `lucia.${Date.now()}@example.org`;
     const started = Date.now();
@@ -70,7 +70,7 @@ describe('identity journeys in the browser', () => {
     await page.getByTestId('verify-email-success').waitFor();
     await page.getByTestId('verify-email-signin').click();
     await signIn(page, email, 'Un paseo por el río 2026');
-    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // Signed in, the account's language (es) applies.
     await expect.poll(() => page.getAttribute('html', 'lang')).toBe('es');
     await page.getByTestId('user-menu-button').waitFor();
@@ -100,7 +100,7 @@ describe('identity journeys in the browser', () => {
     ).toBe(401);
     await page.getByTestId('reset-password-signin').click();
     await signIn(page, 'paciente2@example.com', 'Nueva clave segura 2027');
-    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // The link is single-use.
     await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await page.getByTestId('reset-password-password').fill('Otra clave distinta 2028');
@@ -194,7 +194,7 @@ describe('identity screens, both languages, desktop and phone; the idle logout m
     const page = await openPage('es-ES');
     await page.goto(`${server.baseUrl}/`);
     await signIn(page, 'paciente1@example.com');
-    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
+    await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // Idle timeout is 1 minute here: the warning comes at half of it.
     await page.getByTestId('idle-warning').waitFor({ timeout: 45_000 });
     const seconds = Number(await page.getByTestId('idle-warning-countdown').getAttribute('data-seconds'));
