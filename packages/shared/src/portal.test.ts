@@ -24,7 +24,9 @@ describe('the patient portal (issue 20)', () => {
     expect(portalPathFor('/admin/prescriptions/p1')).toBe('/portal/prescriptions/p1');
     // Pages the portal has not: its home (their query means nothing there).
     expect(portalPathFor('/admin/users?page=2')).toBe('/portal');
-    expect(portalPathFor('/admin/appointments/a1/note')).toBe('/portal');
+    expect(portalPathFor('/admin/patients/p1')).toBe('/portal');
+    // The signed visit note a patient reads (linked from the appointment page and the summary email).
+    expect(portalPathFor('/admin/appointments/a1/note')).toBe('/portal/appointments/a1/note');
     expect(portalPathFor('/administrator')).toBeNull();
     expect(portalPathFor('/guest?token=x')).toBeNull();
   });

@@ -16,6 +16,7 @@ export const portalPagePatterns = [
   'doctors/:id',
   'appointments',
   'appointments/:id',
+  'appointments/:id/note',
   'visits/:appointmentId',
   'visits/:appointmentId/check',
   'prescriptions/:id',

@@ -49,6 +49,7 @@ export const webRoutePatterns = [
   '/portal/doctors/:id',
   '/portal/appointments',
   '/portal/appointments/:id',
+  '/portal/appointments/:id/note',
   '/portal/visits/:appointmentId',
   '/portal/visits/:appointmentId/check',
   '/portal/prescriptions/:id',

@@ -189,6 +189,10 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({ Component: (await import('./AppointmentRoute')).AppointmentRoute }),
               },
               {
+                path: 'appointments/:id/note',
+                lazy: async () => ({ Component: (await import('../features/notes')).NotePage }),
+              },
+              {
                 path: 'visits/:appointmentId',
                 lazy: async () => ({ Component: (await import('./VisitRoute')).VisitRoute }),
               },
