@@ -29,3 +29,4 @@ export * from './documents.js';
 export * from './export.js';
 export * from './audit-actions.js';
 export * from './email-templates.js';
+export * from './spanish-usted.js';

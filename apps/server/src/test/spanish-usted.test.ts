@@ -1,32 +1,12 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { tuFormsIn } from '@telemedicina/shared';
 import { describe, expect, it } from 'vitest';
 import { formatInstantWithZone } from '../lib/clock.js';
 
-/**
- * (The web client's twin, apps/web/src/test/spanish-usted.test.ts, checks its translation file
- * with the same patterns.)
- *
- * Spanish addresses the reader as usted everywhere (issue 20). Words that only tú uses: the
- * possessive and object pronouns, the second-person verbs, and imperatives at the start of a
- * sentence ("Reserva una cita", "Entra a la sala", "Regístrate"). The usted forms ("Reserve una
- * cita", "Entre", "Regístrese") and third-person statements ("El paciente entra") do not match.
- */
-const tuWords =
-  /(?<!\p{L})(tu|tus|tú|te|ti|contigo|tuyo|tuya|tuyos|tuyas|puedes|quieres|tienes|debes|necesitas|estás|eres|sabes|vas|podrás|recibirás|verás|encontrarás|tendrás|deberás|hiciste|pediste|creaste|olvidaste)(?!\p{L})/iu;
-const tuImperatives =
-  /(?:^|[.!?¿¡:]\s+|\n)(reserva|entra|elige|escribe|pulsa|haz|revisa|comprueba|añade|cierra|abre|vuelve|confirma|completa|indica|selecciona|pide|sube|busca|cambia|recuerda|avisa|llama|contacta|introduce|descarga|copia|ignora|crea|restablece|inicia|permite|espera|acepta|guarda|usa)\s+(el|la|los|las|lo|un|una|unos|unas|su|sus|aquí|ahora|otra|otro|este|esta|con|en|a|al|que|si)(?!\p{L})/iu;
-const tuEnclitics =
-  /(?<!\p{L})(regístrate|únete|conéctate|asegúrate|inténtalo|acuérdate|fíjate|quédate|apúntate|suscríbete|identifícate|cuídate|olvídate|escríbenos|llámanos|cuéntanos|dinos|avísanos|revísalo|guárdalo|resérvala|resérvalo|ciérrala|pruébalo)(?!\p{L})/iu;
-
-/** The tú forms found in a Spanish text, empty when it addresses the reader as usted. */
-function tuFormsIn(text: string): string[] {
-  return [tuWords, tuImperatives, tuEnclitics].flatMap((pattern) => {
-    const match = pattern.exec(text);
-    return match === null ? [] : [match[0].trim()];
-  });
-}
+// Spanish addresses the reader as usted (issue 20); the finder and its own test are in the shared
+// package (spanish-usted.ts), which the web's check of its translation file uses too.
 
 const sourceRoot = join(import.meta.dirname, '..');
 
