@@ -147,6 +147,14 @@ describe('appointment page against a real HTTP server', { timeout: 60_000 }, () 
     }
   });
 
+  it('offers "add to calendar" only while the visit is ahead: not once it was held', async () => {
+    api.routes['GET /api/v1/appointments/a-1'] = (_request, response) =>
+      sendJson(response, 200, { ...appointment, status: 'completed' });
+    renderApp('/admin/appointments/a-1');
+    expect((await screen.findByTestId('appointment-status', {}, slow)).textContent).toBe('Realizada');
+    expect(screen.queryByTestId('appointment-calendar')).toBeNull();
+  });
+
   it('shows the reason to those who may read it', async () => {
     renderApp('/admin/appointments/a-1');
     expect((await screen.findByTestId('appointment-reason', {}, slow)).textContent).toBe('Revisión anual');

@@ -207,7 +207,8 @@ function AppointmentView({ renderExtra }: AppointmentPageProps) {
             {t('records.openChart')}
           </Button>
         ) : null}
-        {item.status !== 'cancelled' ? (
+        {/* Only while the visit is ahead: a held, missed or cancelled visit has no place in a calendar. */}
+        {item.status === 'requested' || item.status === 'confirmed' ? (
           <Button
             component="a"
             href={calendarUrl(item.id)}
