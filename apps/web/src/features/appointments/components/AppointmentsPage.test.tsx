@@ -57,7 +57,8 @@ describe('appointments list against a real HTTP server', { timeout: 60_000 }, ()
 
   it('lists upcoming appointments first, then past ones most recent first, filtered by status', async () => {
     const user = userEvent.setup();
-    const { router } = renderApp('/admin/appointments');
+    // A patient's list lives in the portal (an old /admin/appointments link leads there too).
+    const { router } = renderApp('/portal/appointments');
     const rows = await screen.findAllByTestId('list-row', {}, slow);
     expect(rows.map((row) => row.getAttribute('data-id'))).toEqual(['a-1', 'a-2']);
     // A patient sees the doctor; times in the viewer's zone.
@@ -70,7 +71,7 @@ describe('appointments list against a real HTTP server', { timeout: 60_000 }, ()
     expect(first.get('to')).toBeNull();
 
     await user.click(screen.getByText('Pasadas'));
-    await waitFor(() => expect(currentPath(router)).toBe('/admin/appointments?period=past'));
+    await waitFor(() => expect(currentPath(router)).toBe('/portal/appointments?period=past'));
     await waitFor(() => {
       const last = new URL(api.requestsTo('GET /api/v1/appointments').at(-1)!.url, 'http://x').searchParams;
       expect([last.get('order'), last.get('from'), last.get('to') !== null]).toEqual(['desc', null, true]);
