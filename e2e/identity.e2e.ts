@@ -43,7 +43,7 @@ async function signIn(page: Page, email: string, secret = password): Promise<voi
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe('identity journeys in the browser', () => {
-  it('register → verification email → verify → sign in → the patient's portal in the chosen language', async () => {
+  it('register → verification email → verify → sign in → the patient’s portal in the chosen language', async () => {
     const page = await openPage('en-US');
     const email = `lucia.${Date.now()}@example.org`;
     const started = Date.now();
