@@ -8,6 +8,7 @@ import { launchBrowser, screenshot, type BrowserHandle } from './support/browser
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
 import { prepareDoctor, prepareVisitClinic, signInPage, waitForRemoteVideos } from './support/visits.js';
+import { clickThrough } from './support/navigation.js';
 
 /**
  * Phone widths (360 and 390 px, and 844×390 on its side), issue 20: the directory, the booking, the
@@ -190,11 +191,14 @@ async function openFiltersSheet(page: Page): Promise<void> {
 }
 
 async function openDirectory(page: Page): Promise<void> {
-  await page
-    .locator('[data-testid="portal-nav-doctors"]:visible, [data-testid="admin-nav-doctors"]:visible')
-    .first()
-    .click({ timeout: 20_000 });
-  await page.getByTestId('list-row').first().waitFor({ timeout: 20_000 });
+  await clickThrough(
+    page,
+    page
+      .locator('[data-testid="portal-nav-doctors"]:visible, [data-testid="admin-nav-doctors"]:visible')
+      .first(),
+    page.getByTestId('list-row').first(),
+    'phone: the directory from the navigation',
+  );
   await page.getByTestId('doctor-next-slot').first().waitFor({ timeout: 20_000 });
 }
 

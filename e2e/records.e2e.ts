@@ -6,6 +6,7 @@ import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { settle } from './support/settle.js';
 import { signInPage } from './support/visits.js';
+import { clickThrough } from './support/navigation.js';
 
 let server: RunningServer;
 let mail: SmtpCatcher;
@@ -86,8 +87,12 @@ describe('patient chart', () => {
 
   it('the treating doctor finds the patient in their list and adds an allergy, a condition and a medication', async () => {
     doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
-    await doctor.getByTestId('admin-nav-patients').click();
-    await doctor.getByTestId('patients-table').waitFor();
+    await clickThrough(
+      doctor,
+      doctor.getByTestId('admin-nav-patients'),
+      doctor.getByTestId('patients-table'),
+      'records: the doctor opens the patients list',
+    );
     await doctor.getByTestId('patient-row-name').filter({ hasText: 'Pablo Paciente' }).first().click();
     await doctor.getByTestId('chart').waitFor({ timeout: 20_000 });
     expect(doctor.url()).toBe(`${server.baseUrl}/admin/patients/${patientId}`);
