@@ -1,16 +1,11 @@
-import '@mantine/core/styles/Menu.layer.css';
-import '@mantine/core/styles/Popover.layer.css';
-import '@mantine/core/styles/Avatar.layer.css';
-import { Avatar, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUserCircle } from '@tabler/icons-react';
-import type { User } from '@telemedicina/shared';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { AccountMenu } from '../../../components/account-menu/AccountMenu';
 import { BrandMark } from '../../../components/brand/BrandMark';
 import { LanguageSwitcher } from '../../../components/language-switcher/LanguageSwitcher';
 import { usePublicConfig } from '../../../lib/public-config';
-import { useMe, useSignOut } from '../../../lib/session';
+import { useMe } from '../../../lib/session';
 import { isCurrentPlace, portalNavigation } from '../navigation';
 import classes from './PortalLayout.module.css';
 
@@ -80,7 +75,13 @@ export function PortalLayout({
           <div className={classes.actions}>
             <LanguageSwitcher />
             {me ? headerActions : null}
-            {me ? <PortalUserMenu user={me.user} /> : null}
+            {me ? (
+              <AccountMenu
+                user={me.user}
+                profilePath="/portal/profile"
+                buttonClassName={classes.userButton}
+              />
+            ) : null}
           </div>
         </div>
       </header>
@@ -93,53 +94,5 @@ export function PortalLayout({
       </nav>
       {footer}
     </div>
-  );
-}
-
-/** The patient's account: photo or initials; the profile and sign-out. */
-function PortalUserMenu({ user }: { user: User }) {
-  const { t } = useTranslation();
-  const signOut = useSignOut();
-  return (
-    <Menu position="bottom-end" width={240} shadow="md" withinPortal>
-      <Menu.Target>
-        <UnstyledButton
-          className={classes.userButton}
-          aria-label={t('admin.userMenu.open', { name: user.name })}
-          data-testid="user-menu-button"
-        >
-          <span aria-hidden style={{ display: 'contents' }}>
-            <Avatar src={user.photoUrl} name={user.name} color="initials" size={34} alt="" />
-          </span>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown data-testid="user-menu">
-        <Menu.Label>
-          <Text size="sm" fw={650} c="gray.9" truncate="end" data-testid="user-menu-name">
-            {user.name}
-          </Text>
-          <Text size="xs" c="gray.7" truncate="end">
-            {user.email}
-          </Text>
-        </Menu.Label>
-        <Menu.Divider />
-        <Menu.Item
-          component={Link}
-          to="/portal/profile"
-          leftSection={<IconUserCircle size={18} />}
-          data-testid="user-menu-profile"
-        >
-          {t('admin.userMenu.profile')}
-        </Menu.Item>
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={18} />}
-          onClick={() => void signOut()}
-          data-testid="user-menu-sign-out"
-        >
-          {t('admin.userMenu.signOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
   );
 }
