@@ -1,11 +1,17 @@
-import type { Notification, Permission } from '@telemedicina/shared';
+import type { AuditAction, AuditTargetType, Notification, Permission } from '@telemedicina/shared';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
+import { AppError } from '../lib/app-error.js';
 import type { BackgroundTasks } from '../lib/background-tasks.js';
+import type { Mailer } from '../lib/mail.js';
 import type { PasswordHasher } from '../lib/passwords.js';
 import type { SecretBox } from '../lib/secret-box.js';
-import type { AuditEventInput } from './audit/audit.service.js';
-import type { Mailer } from './email/mailer.js';
+
+/*
+ * The bottom of the server's modules: every module may import this file, and
+ * it imports no module (the order between modules is in
+ * scripts/eslint-rules/server-module-layers.js).
+ */
 
 /** The signed-in user behind a request, as the authentication hook loaded it. */
 export interface Actor {
@@ -54,4 +60,23 @@ export interface ServiceContext extends AppServices {
   actor: Actor | null;
   request: RequestMeta;
   audit(event: AuditEventInput): Promise<void>;
+}
+
+/** One entry of the audit trail, as a service asks `ctx.audit` to write it. */
+export interface AuditEventInput {
+  action: AuditAction;
+  outcome?: 'success' | 'failure' | 'denied';
+  targetType?: AuditTargetType | null;
+  targetId?: string | null;
+  details?: Record<string, unknown>;
+  /** Defaults to the signed-in actor; set it when the actor is known otherwise (sign-in). */
+  actorUserId?: string | null;
+}
+
+/** The signed-in actor; routes that need one guarantee it, so its absence is a 401. */
+export function requireActor(ctx: ServiceContext): Actor {
+  if (ctx.actor === null) {
+    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+  }
+  return ctx.actor;
 }

@@ -16,7 +16,7 @@ import {
 } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { appointments, users } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export type AppointmentRow = typeof appointments.$inferSelect;
 

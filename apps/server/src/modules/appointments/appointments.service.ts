@@ -14,9 +14,8 @@ import { AppError } from '../../lib/app-error.js';
 import { isExclusionViolation } from '../../lib/database-errors.js';
 import { hasSeenDoctor, type DoctorScheduleInfo } from '../availability/availability.repository.js';
 import { classifySlot, findDoctorOr404, findFreeSlotsOf } from '../availability/availability.service.js';
-import { recordAuditEvent, type AuditEventInput } from '../audit/audit.service.js';
-import type { ServiceContext } from '../context.js';
-import { requireActor } from '../me/actor.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
+import { type AuditEventInput, type ServiceContext, requireActor } from '../context.js';
 import {
   announceBooked,
   announceCancelled,
@@ -24,7 +23,7 @@ import {
   type AfterCommit,
 } from '../notifications/appointment-notices.js';
 import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import {
   canBookFor,
   canListAllAppointments,

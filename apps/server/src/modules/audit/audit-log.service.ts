@@ -2,7 +2,7 @@ import type { AuditFacetsResponse, AuditListQuery, Language } from '@telemedicin
 import { assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/settings.service.js';
 import type { ServiceContext } from '../context.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { csvByteOrderMark, csvRow } from '../../lib/csv.js';
 import {
   findAuditFacets,

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, gte, ilike, like, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEvents, users } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export type AuditEventRow = typeof auditEvents.$inferInsert;
 

@@ -1,20 +1,9 @@
-import type { AuditAction, AuditTargetType } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import type { RequestMeta } from '../context.js';
+import type { AuditEventInput, RequestMeta } from '../context.js';
 import { insertAuditEvent } from './audit.repository.js';
 
 /** Every action the audit trail records: the shared list (the web has a label for each). */
 export { auditActions, type AuditAction } from '@telemedicina/shared';
-
-export interface AuditEventInput {
-  action: AuditAction;
-  outcome?: 'success' | 'failure' | 'denied';
-  targetType?: AuditTargetType | null;
-  targetId?: string | null;
-  details?: Record<string, unknown>;
-  /** Defaults to the signed-in actor; set it when the actor is known otherwise (sign-in). */
-  actorUserId?: string | null;
-}
 
 /**
  * Writes an audit event: who (actor), what (action, target), when, from where

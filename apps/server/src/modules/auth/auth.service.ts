@@ -1,7 +1,6 @@
 import type {
   AcceptInvitationRequest,
   InvitationInfo,
-  Language,
   LoginRequest,
   MeResponse,
   RegisterRequest,
@@ -9,6 +8,7 @@ import type {
 import { z } from 'zod';
 import { consents } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { languageOf } from '../../lib/language.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { ServiceContext } from '../context.js';
@@ -623,9 +623,4 @@ async function completeRegisteredAccount(
     })),
   );
   return updated;
-}
-
-/** The user's language as the type the templates take. */
-export function languageOf(user: Pick<UserRow, 'language'>): Language {
-  return user.language === 'en' ? 'en' : 'es';
 }

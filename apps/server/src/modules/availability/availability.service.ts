@@ -9,10 +9,10 @@ import {
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { ServiceContext } from '../context.js';
-import { loadActorUser, requireActor } from '../me/actor.js';
+import { type ServiceContext, requireActor } from '../context.js';
+import { loadActorUser } from '../me/actor.js';
 import { loadBookingRules } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { canManageAvailabilityOf } from './availability.policy.js';
 import {
   deleteAvailabilityException as deleteExceptionRow,

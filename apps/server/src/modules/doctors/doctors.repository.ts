@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { doctorProfiles, doctorSpecialties, specialties, users } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 import { foldText } from '../specialties/specialties.repository.js';
 
 /** A doctor as the directory and the profile show them: the user's public fields and the profile row. */

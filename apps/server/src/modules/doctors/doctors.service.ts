@@ -7,10 +7,9 @@ import {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';
-import type { ServiceContext } from '../context.js';
-import { requireActor } from '../me/actor.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { loadClinicSettings } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { findNextFreeSlots } from './doctor-slots.js';
 import { canChangeLicenseNumber, canEditDoctorProfile, canViewInactiveDoctor } from './doctors.policy.js';
 import {

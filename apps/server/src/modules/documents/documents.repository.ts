@@ -1,6 +1,7 @@
 import { aliasedTable, and, count, desc, eq, ilike, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { chartDocuments, files, users } from '../../db/schema.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 const uploader = aliasedTable(users, 'uploader');
 
@@ -49,11 +50,6 @@ function selectDocuments(db: Database) {
     .from(chartDocuments)
     .innerJoin(files, eq(files.id, chartDocuments.fileId))
     .leftJoin(uploader, eq(uploader.id, chartDocuments.uploadedByUserId));
-}
-
-/** Escapes LIKE wildcards so a search for `50%` means the characters. */
-function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /** One page of a patient's documents, newest first. */

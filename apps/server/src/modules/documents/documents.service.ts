@@ -9,14 +9,13 @@ import {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { sniffImage } from '../../lib/image-sniff.js';
-import type { ServiceContext } from '../context.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { insertFile } from '../files/files.repository.js';
-import { requireActor } from '../me/actor.js';
 import type { ChartGrant } from '../records/records.policy.js';
 import { loadUploadLimits, type UploadLimits } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
-import { mimeTypeOf, sniffDocument, uploadKindExtensions } from '../visits/document-sniff.js';
+import { isUuid } from '../../lib/uuid.js';
+import { mimeTypeOf, sniffDocument, uploadKindExtensions } from '../../lib/document-sniff.js';
 import { authorizeDocumentRead, authorizeDocumentUpload, canRemoveDocument } from './documents.policy.js';
 import { presentDocument } from './documents.presenter.js';
 import {

@@ -50,8 +50,3 @@ export async function findOutboxMessage(db: Database, id: string): Promise<Outbo
   const [row] = await db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
   return row ?? null;
 }
-
-/** `%text%` with LIKE's wildcards in the text taken literally. */
-export function likePattern(text: string): string {
-  return `%${text.replaceAll('\\', '\\\\').replaceAll('%', '\\%').replaceAll('_', '\\_')}%`;
-}

@@ -13,10 +13,10 @@ import {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { writeZip, zipMaxBytes, type ZipEntry } from '../../lib/zip.js';
-import type { ServiceContext } from '../context.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { FileStorage } from '../files/file-storage.js';
-import { loadActorUser, requireActor } from '../me/actor.js';
+import { loadActorUser } from '../me/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { renderPrescriptionPdf } from '../prescriptions/prescription-pdf.js';
 import {

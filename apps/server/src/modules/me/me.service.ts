@@ -6,14 +6,14 @@ import type {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
-import { languageOf } from '../auth/auth.service.js';
-import type { ServiceContext } from '../context.js';
+import { languageOf } from '../../lib/language.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { appLink, sendEmail } from '../email/email.service.js';
 import { listLiveSessions } from '../sessions/sessions.repository.js';
 import { endSessions, startSession, type StartedSession } from '../sessions/sessions.service.js';
 import { findUserPermissions, findUserRoles, updateUser } from '../users/users.repository.js';
 import { presentMe } from '../users/users.presenter.js';
-import { loadActorUser, requireActor } from './actor.js';
+import { loadActorUser } from './actor.js';
 
 /** The `/me` answer for the signed-in user and the current session. */
 export async function getMe(ctx: ServiceContext, session?: StartedSession['session']): Promise<MeResponse> {

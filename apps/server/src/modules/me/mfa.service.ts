@@ -3,7 +3,7 @@ import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared';
 import QRCode from 'qrcode';
 import { AppError } from '../../lib/app-error.js';
 import { createTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
-import type { AppServices, ServiceContext } from '../context.js';
+import { type AppServices, type ServiceContext, requireActor } from '../context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { startSession, type StartedSession } from '../sessions/sessions.service.js';
 import { listLiveSessions, revokeSessions } from '../sessions/sessions.repository.js';
@@ -15,7 +15,7 @@ import {
   deleteRecoveryCodes,
   replaceRecoveryCodes,
 } from './mfa.repository.js';
-import { loadActorUser, requireActor } from './actor.js';
+import { loadActorUser } from './actor.js';
 
 export const recoveryCodeCount = 10;
 /** Letters and digits without look-alikes (0/o, 1/l/i). */

@@ -8,7 +8,7 @@ import { deleteFile, findFile, insertFile } from '../files/files.repository.js';
 import { loadUploadLimits } from '../settings/settings.service.js';
 import { findUserById, findUserRoles, updateUser } from '../users/users.repository.js';
 import { canViewPhoto } from '../users/users.policy.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { loadActorUser } from './actor.js';
 import { getMe } from './me.service.js';
 

@@ -1,33 +1,19 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type {
-  ChartNoteList,
-  CreateAddendumRequest,
-  Language,
-  NoteEnvelope,
-  ReportVitalsRequest,
-  SaveNoteRequest,
-  SetNoteDiagnosesRequest,
-  SignNoteRequest,
-  ValidationIssue,
-  VisitNote,
-  VitalsResponse,
-} from '@telemedicina/shared';
-import { setNoteDiagnosesRequestSchema, vitalNames } from '@telemedicina/shared';
+import { type ChartNoteList, type CreateAddendumRequest, type Language, type NoteEnvelope, type ReportVitalsRequest, type SaveNoteRequest, type SetNoteDiagnosesRequest, type SignNoteRequest, type ValidationIssue, type VisitNote, type VitalsResponse, setNoteDiagnosesRequestSchema, vitalNames } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
-import { recordAuditEvent, type AuditEventInput } from '../audit/audit.service.js';
-import type { ServiceContext } from '../context.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
+import { type AuditEventInput, type ServiceContext, requireActor } from '../context.js';
 import { renderEmail } from '../email/templates.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { insertFile } from '../files/files.repository.js';
-import { requireActor } from '../me/actor.js';
 import { appointmentLink, runAll } from '../notifications/appointment-notices.js';
 import { storeNotifications } from '../notifications/notifications.service.js';
 import { authorizeChartRead } from '../records/records.policy.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { htmlHasText } from './html-to-blocks.js';
 import {
   accessDetails,

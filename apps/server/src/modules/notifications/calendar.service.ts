@@ -2,8 +2,7 @@ import type { Language } from '@telemedicina/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { getAppointment } from '../appointments/appointments.service.js';
-import type { ServiceContext } from '../context.js';
-import { requireActor } from '../me/actor.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { appointmentCalendar, loadParticipants } from './appointment-notices.js';
 

@@ -5,9 +5,8 @@ import type {
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AppServices, ServiceContext } from '../context.js';
-import { requireActor } from '../me/actor.js';
-import { isUuid } from '../users/users.service.js';
+import { type AppServices, type ServiceContext, requireActor } from '../context.js';
+import { isUuid } from '../../lib/uuid.js';
 import { presentNotification } from './notifications.presenter.js';
 import {
   countUnread,

@@ -1,7 +1,8 @@
 import { and, count, desc, eq, ilike, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { emailOutbox } from '../../db/schema.js';
-import { likePattern, type OutboxRow } from '../email/email.repository.js';
+import type { OutboxRow } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 /**
  * One page of the outbox, newest first; `q` matches the recipient or the

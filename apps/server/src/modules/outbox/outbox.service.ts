@@ -3,7 +3,7 @@ import type { OutboxAttachment } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { findOutboxMessage, type OutboxRow } from '../email/email.repository.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { listOutboxPage } from './outbox.repository.js';
 
 /** One page of stored emails, newest first; `q` searches recipient and subject, `status` filters. */

@@ -1,20 +1,10 @@
-import {
-  normalizeVerificationCode,
-  type CancelPrescriptionRequest,
-  type CreatePrescriptionRequest,
-  type Language,
-  type Prescription,
-  type PrescriptionList,
-  type PrescriptionVerification,
-} from '@telemedicina/shared';
+import { normalizeVerificationCode, type CancelPrescriptionRequest, type CreatePrescriptionRequest, type Language, type Prescription, type PrescriptionList, type PrescriptionVerification, createPrescriptionRequestSchema } from '@telemedicina/shared';
 import { and, eq } from 'drizzle-orm';
-import { createPrescriptionRequestSchema } from '@telemedicina/shared';
 import { appointments } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
-import type { ServiceContext } from '../context.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { FileStorage } from '../files/file-storage.js';
-import { requireActor } from '../me/actor.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { renderPrescriptionPdf } from './prescription-pdf.js';

@@ -8,7 +8,7 @@ import {
   doctorProfiles,
   users,
 } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 /** A doctor as the clinic's day shows them. */
 export interface DayDoctorRow {

@@ -14,8 +14,8 @@ import { issueAuthToken, type InvitationPayload } from '../auth/auth.service.js'
 import { retireTokens } from '../auth/auth-tokens.repository.js';
 import { appLink, sendEmail } from '../email/email.service.js';
 import { linkLifetimeHours } from '../email/templates.js';
-import type { ServiceContext } from '../context.js';
-import { loadActorUser, requireActor } from '../me/actor.js';
+import { type ServiceContext, requireActor } from '../context.js';
+import { loadActorUser } from '../me/actor.js';
 import { loadBookingRules, loadIdentitySettings } from '../settings/settings.service.js';
 import { findRolesByKeys, insertUserIfEmailFree, replaceUserRoles } from '../users/users.repository.js';
 import { generateSlots, localDateOf, zonedInstant } from '../availability/slots.js';

@@ -1,9 +1,8 @@
-import type { ChartAccess } from '@telemedicina/shared';
-import { patientEditableProfileFields } from '@telemedicina/shared';
+import { type ChartAccess, patientEditableProfileFields } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { findCareRelationship } from './care-relationship.js';
 import {
   findEmergencyReason,

@@ -28,7 +28,7 @@ import {
   prescriptions,
   users,
 } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export type PatientProfileRow = typeof patientProfiles.$inferSelect;
 export type AllergyRow = typeof patientAllergies.$inferSelect;

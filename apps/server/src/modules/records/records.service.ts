@@ -1,30 +1,11 @@
-import type {
-  createAllergyRequestSchema,
-  createConditionRequestSchema,
-  createMedicationRequestSchema,
-  updatePatientProfileRequestSchema,
-} from '@telemedicina/shared';
-import {
-  emergencyAccessMinutes,
-  type Allergy,
-  type Chart,
-  type ChartQuery,
-  type Condition,
-  type EmergencyAccess,
-  type EmergencyAccessRequest,
-  type Medication,
-  type PatientListQuery,
-  type PatientPage,
-  type RecordAccessPage,
-  type RecordAccessQuery,
-} from '@telemedicina/shared';
+import { type createAllergyRequestSchema, type createConditionRequestSchema, type createMedicationRequestSchema, type updatePatientProfileRequestSchema, emergencyAccessMinutes, type Allergy, type Chart, type ChartQuery, type Condition, type EmergencyAccess, type EmergencyAccessRequest, type Medication, type PatientListQuery, type PatientPage, type RecordAccessPage, type RecordAccessQuery } from '@telemedicina/shared';
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
-import type { ServiceContext } from '../context.js';
-import { loadActorUser, requireActor } from '../me/actor.js';
+import { type ServiceContext, requireActor } from '../context.js';
+import { loadActorUser } from '../me/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { listChartDocuments } from '../documents/documents.service.js';
 import { findCareRelationship } from './care-relationship.js';
 import {

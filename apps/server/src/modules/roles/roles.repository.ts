@@ -2,7 +2,7 @@ import type { Language, RoleListQuery } from '@telemedicina/shared';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { rolePermissions, roles, userRoles } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export type RoleRow = typeof roles.$inferSelect;
 

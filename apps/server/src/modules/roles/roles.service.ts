@@ -7,10 +7,10 @@ import {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { isForeignKeyViolation } from '../../lib/database-errors.js';
-import { languageOf } from '../auth/auth.service.js';
+import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
 import { loadActorUser } from '../me/actor.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import { assertCanChangeGrants, assertCanDelete, assertCanRename } from './roles.policy.js';
 import {
   deleteRole as deleteRoleRow,

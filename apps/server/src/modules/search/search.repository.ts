@@ -2,7 +2,7 @@ import { and, asc, eq, exists, ilike, inArray, or, sql, type SQL } from 'drizzle
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { appointments, roles, userRoles, users } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export interface UserHit {
   id: string;

@@ -2,7 +2,7 @@ import type { Language, SpecialtyListQuery } from '@telemedicina/shared';
 import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { doctorSpecialties, specialties } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 
 export type SpecialtyRow = typeof specialties.$inferSelect;
 

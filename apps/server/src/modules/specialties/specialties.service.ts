@@ -5,10 +5,10 @@ import type {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';
-import { languageOf } from '../auth/auth.service.js';
-import type { ServiceContext } from '../context.js';
-import { loadActorUser, requireActor } from '../me/actor.js';
-import { isUuid } from '../users/users.service.js';
+import { languageOf } from '../../lib/language.js';
+import { type ServiceContext, requireActor } from '../context.js';
+import { loadActorUser } from '../me/actor.js';
+import { isUuid } from '../../lib/uuid.js';
 import { canManageSpecialties } from './specialties.policy.js';
 import {
   deleteSpecialty as deleteSpecialtyRow,

@@ -15,7 +15,7 @@ import {
 } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { loginFailures, roles, userRoles, users } from '../../db/schema.js';
-import { likePattern } from '../email/email.repository.js';
+import { likePattern } from '../../lib/like-pattern.js';
 import type { RoleRow, UserRow } from './users.repository.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { AdminUserListQuery, Language } from '@telemedicina/shared';
-import { languageOf } from '../auth/auth.service.js';
+import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
 import { loadActorUser } from '../me/actor.js';
 import {

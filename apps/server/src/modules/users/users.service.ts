@@ -1,5 +1,6 @@
 import type { AdminUpdateUserRequest, CreateInvitationRequest } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
+import { isUuid } from '../../lib/uuid.js';
 import { issueAuthToken, type InvitationPayload } from '../auth/auth.service.js';
 import { retireTokens } from '../auth/auth-tokens.repository.js';
 import { clearLoginFailures } from '../auth/login-failures.repository.js';
@@ -311,11 +312,4 @@ export async function resetUserMfa(ctx: ServiceContext, userId: string): Promise
     targetId: user.id,
     details: { wasEnabled: user.mfaEnabledAt !== null, sessionsEnded: ended.length },
   });
-}
-
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids in paths are only looked up when they are UUIDs; anything else is simply not found. */
-export function isUuid(value: string): boolean {
-  return uuidPattern.test(value);
 }

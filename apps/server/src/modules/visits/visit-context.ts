@@ -2,8 +2,8 @@ import type { Permission } from '@telemedicina/shared';
 import type { FastifyRequest } from 'fastify';
 import { requestMeta } from '../../http/service-context.js';
 import type { VisitRealtime } from '../../realtime/visit-rooms.js';
-import { recordAuditEvent, type AuditEventInput } from '../audit/audit.service.js';
-import type { AppServices, RequestMeta } from '../context.js';
+import { recordAuditEvent } from '../audit/audit.service.js';
+import type { AuditEventInput, AppServices, RequestMeta } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import type { VisitCaller } from './visits.policy.js';
 

@@ -14,7 +14,7 @@ import {
   sessionCookie,
   type TestVisit,
 } from '../../test/visit-fixtures.js';
-import { sanitizeFileName, sniffDocument } from './document-sniff.js';
+import { sanitizeFileName, sniffDocument } from '../../lib/document-sniff.js';
 
 const clock = createClock('2026-06-15T10:00:00.000Z');
 let context: TestContext;

@@ -8,7 +8,7 @@ import {
   type VisitParticipant,
 } from '@telemedicina/shared';
 import { documentLabelOf } from '../documents/document-label.js';
-import { kindOfMimeType } from './document-sniff.js';
+import { kindOfMimeType } from '../../lib/document-sniff.js';
 import type { VisitGuestRow, VisitMessageWithFile, VisitRow } from './visits.repository.js';
 
 /** The stored device check as the contract shows it (null when none, or when the row is unreadable). */

@@ -21,7 +21,7 @@ import { findAppointment, type AppointmentWithPeople } from '../appointments/app
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/settings.service.js';
 import { findUserById, findUserPermissions } from '../users/users.repository.js';
-import { isUuid } from '../users/users.service.js';
+import { isUuid } from '../../lib/uuid.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { estimateQueue } from './visit-queue.js';
 import {

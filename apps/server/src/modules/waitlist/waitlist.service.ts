@@ -3,10 +3,9 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { AppointmentRow } from '../appointments/appointments.repository.js';
 import { findDoctorOr404 } from '../availability/availability.service.js';
-import type { ServiceContext } from '../context.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import { renderEmail } from '../email/templates.js';
-import { requireActor } from '../me/actor.js';
 import { storeNotifications } from '../notifications/notifications.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import {

@@ -1,5 +1,5 @@
 import { uploadFileKindMimeTypes, type UploadFileKind } from '@telemedicina/shared';
-import { sniffImage } from '../../lib/image-sniff.js';
+import { sniffImage } from './image-sniff.js';
 
 /** File extensions the stored copies get, by kind. */
 export const uploadKindExtensions: Record<UploadFileKind, string> = {
