@@ -29,7 +29,8 @@ import {
   type VisitContext,
   type VisitDependencies,
 } from '../modules/visits/visit-context.js';
-import { markStartedIfTogether, notifyWaitingRoom } from '../modules/visits/visits.service.js';
+import { markStartedIfTogether } from '../modules/visits/visit-admission.service.js';
+import { notifyWaitingRoom } from '../modules/visits/visit-waiting-room.service.js';
 import type { TypedServer, TypedSocket } from './types.js';
 import {
   visitCallKeyRoom,

@@ -4,13 +4,10 @@ import type { VisitContext } from './visit-context.js';
 import { canReadVisitChat, canWatchWaitingRoom, isVisitParticipant } from './visits.policy.js';
 import { presentChatMessage } from './visits.presenter.js';
 import { appendVisitMessage, listVisitMessages } from './visits.repository.js';
-import {
-  buildWaitingRoom,
-  loadVisit,
-  presentMessages,
-  stateFor,
-  type LoadedVisit,
-} from './visits.service.js';
+import { loadVisit, type LoadedVisit } from './visit-access.js';
+import { presentMessages } from './visit-chat.service.js';
+import { stateFor } from './visit-state.service.js';
+import { buildWaitingRoom } from './visit-waiting-room.service.js';
 
 /** Chat messages a join replays at most (older ones come from `GET …/messages`). */
 const maxReplayedMessages = 500;

@@ -10,7 +10,8 @@ import type { VisitContext } from './visit-context.js';
 import { canReadVisitChat, canUseVisitRecord, isVisitParticipant } from './visits.policy.js';
 import { presentChatMessage, visitFileNameOf } from './visits.presenter.js';
 import { appendVisitMessage, findVisitFile } from './visits.repository.js';
-import { loadVisit, phaseFor } from './visits.service.js';
+import { loadVisit } from './visit-access.js';
+import { phaseFor } from './visit-state.service.js';
 
 /**
  * Shares a file in the visit's chat: the doctor or the patient, while the

@@ -19,7 +19,8 @@ import {
   revokeVisitGuest,
   type VisitGuestRow,
 } from './visits.repository.js';
-import { loadVisit, visitWindow, type LoadedVisit } from './visits.service.js';
+import { loadVisit, type LoadedVisit } from './visit-access.js';
+import { visitWindow } from './visit-state.service.js';
 
 const minuteMs = 60_000;
 

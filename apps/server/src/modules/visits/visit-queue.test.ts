@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { estimateQueue, type QueueAppointment } from './visit-queue.js';
-import { visitPhaseOf } from './visits.service.js';
+import { visitPhaseOf } from './visit-state.service.js';
 
 const at = (time: string): Date => new Date(`2026-06-15T${time}:00.000Z`);
 

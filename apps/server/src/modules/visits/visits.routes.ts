@@ -35,16 +35,11 @@ import {
   resolveGuestSession,
   revokeGuest,
 } from './visit-guests.service.js';
-import {
-  admitToVisit,
-  announceRunningLate,
-  checkIn,
-  endVisit,
-  getChatHistory,
-  getVisitState,
-  getWaitingRoom,
-  storeDeviceCheck,
-} from './visits.service.js';
+import { admitToVisit, announceRunningLate, checkIn, endVisit } from './visit-admission.service.js';
+import { getChatHistory } from './visit-chat.service.js';
+import { storeDeviceCheck } from './visit-device-check.service.js';
+import { getVisitState } from './visit-state.service.js';
+import { getWaitingRoom } from './visit-waiting-room.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 const gone = { 410: errorResponseSchema };
