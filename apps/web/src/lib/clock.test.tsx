@@ -10,9 +10,9 @@ import {
   formatTimeRange,
   formatTimeZoneName,
 } from './clock';
-import { meQueryKey } from './session';
 import { uiState } from './ui-state';
 import { useClock } from './use-clock';
+import { queryKeys } from './query-keys';
 
 // The device is in Madrid, the account in Mexico City — as for a patient abroad or a doctor
 // travelling. A visit at 22:00 UTC on 27 November 2026 is 16:00 in Mexico City and 23:00 in Madrid.
@@ -66,7 +66,7 @@ describe('the one clock, on a device whose zone is not the account’s', () => {
 
   it('useClock binds the signed-in account’s zone and the interface language', () => {
     const queryClient = new QueryClient();
-    queryClient.setQueryData(meQueryKey, { user: { timeZone: account } });
+    queryClient.setQueryData(queryKeys.me(), { user: { timeZone: account } });
     uiState.setState({ language: 'es' });
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
@@ -80,7 +80,7 @@ describe('the one clock, on a device whose zone is not the account’s', () => {
 
   it('useClock uses the device’s zone only when no one is signed in', () => {
     const queryClient = new QueryClient();
-    queryClient.setQueryData(meQueryKey, null);
+    queryClient.setQueryData(queryKeys.me(), null);
     uiState.setState({ language: 'es' });
     const wrapper = ({ children }: { children: ReactNode }) => (
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

@@ -2,6 +2,7 @@ import { doctorDirectoryPageSchema } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
 import { parseAnswer } from './parse-answer';
+import { queryKeys } from './query-keys';
 
 /** The doctors staff pick from (agenda, appointment filters) (`GET /doctors`, by name, up to 100). */
 export async function getDoctorOptions(signal?: AbortSignal): Promise<{ id: string; name: string }[]> {
@@ -17,7 +18,7 @@ export async function getDoctorOptions(signal?: AbortSignal): Promise<{ id: stri
 export function useDoctorOptions(isEnabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ['doctor-options'],
+      queryKey: queryKeys.doctorOptions(),
       queryFn: ({ signal }) => getDoctorOptions(signal),
       enabled: isEnabled,
       retry: false,

@@ -1,8 +1,7 @@
 import { publicClinicSettingsSchema, type PublicClinicSettings } from '@telemedicina/shared';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { requestClientConfig } from './config-request';
-
-export const publicConfigQueryKey = ['public-config'] as const;
+import { queryKeys } from './query-keys';
 
 /** The part of `GET /config` the screens use: the clinic's public settings (null until the server has them). */
 export interface PublicConfig {
@@ -27,7 +26,7 @@ export async function getPublicConfig(): Promise<PublicConfig> {
 }
 
 export const publicConfigQuery = queryOptions({
-  queryKey: publicConfigQueryKey,
+  queryKey: queryKeys.publicConfig(),
   queryFn: () => getPublicConfig(),
   staleTime: 5 * 60_000,
   retry: false,
@@ -40,5 +39,5 @@ export function usePublicConfig() {
 
 /** Asks for the public configuration again, after an administrator changed the clinic's settings. */
 export function refreshPublicConfig(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: publicConfigQueryKey });
+  return queryClient.invalidateQueries({ queryKey: queryKeys.publicConfig() });
 }

@@ -6,14 +6,13 @@ import { api, ApiError } from './api-client';
 import { getMe } from './me';
 import { hasChosenLanguageThisSession } from './i18n';
 import { sessionState, type SessionEndReason } from './session-state';
+import { queryKeys } from './query-keys';
 import { uiState } from './ui-state';
-
-export const meQueryKey = ['me'] as const;
 
 export { getMe, isMeResponse } from './me';
 
 export const meQuery = queryOptions({
-  queryKey: meQueryKey,
+  queryKey: queryKeys.me(),
   queryFn: ({ signal }) => getMe(signal),
   // Asked once per page load; sign-in, profile changes and keep-alive pings update it explicitly.
   staleTime: Infinity,
@@ -29,7 +28,7 @@ export function useMe() {
 
 /** Puts a fresh `MeResponse` (login, invitation, profile change) in the cache; the page follows it. */
 export function storeMe(queryClient: QueryClient, me: MeResponse): void {
-  queryClient.setQueryData(meQueryKey, me);
+  queryClient.setQueryData(queryKeys.me(), me);
 }
 
 /**
@@ -97,9 +96,9 @@ export function useSessionSync(): void {
 /** Drops every cached answer and the permissions, leaving the cache saying "signed out". */
 export function clearSessionData(queryClient: QueryClient): void {
   queryClient.removeQueries({
-    predicate: (query) => !(query.queryKey.length === 1 && query.queryKey[0] === meQueryKey[0]),
+    predicate: (query) => !(query.queryKey.length === 1 && query.queryKey[0] === queryKeys.me()[0]),
   });
-  queryClient.setQueryData(meQueryKey, null);
+  queryClient.setQueryData(queryKeys.me(), null);
   uiState.getState().setPermissions([]);
 }
 

@@ -9,6 +9,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { parseAnswer } from '../../lib/parse-answer';
+import { queryKeys } from '../../lib/query-keys';
 
 /** Who the doctor is writing for and about which visit: what the context header shows. */
 export interface VisitContext {
@@ -62,7 +63,10 @@ export async function getVisitContext(
       name: chart.demographics.name,
       dateOfBirth: chart.demographics.dateOfBirth,
       sex: chart.demographics.sex,
-      allergies: chart.clinical === null ? null : chart.clinical.allergies.filter((allergy) => allergy.removedAt === null),
+      allergies:
+        chart.clinical === null
+          ? null
+          : chart.clinical.allergies.filter((allergy) => allergy.removedAt === null),
     },
     visit:
       visit === null
@@ -81,7 +85,7 @@ export async function getVisitContext(
 /** The header's own query (its key is its own: no other feature's cache is read or written). */
 export function useVisitContext(appointmentId: string | null, patientId: string | null) {
   return useQuery({
-    queryKey: ['visit-context', appointmentId, patientId] as const,
+    queryKey: queryKeys.visitContext(appointmentId, patientId),
     queryFn: ({ signal }) => getVisitContext({ appointmentId, patientId }, signal),
     enabled: appointmentId !== null || patientId !== null,
     retry: false,

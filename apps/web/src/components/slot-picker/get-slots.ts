@@ -2,8 +2,7 @@ import { slotsResponseSchema, type SlotsResponse } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { parseAnswer } from '../../lib/parse-answer';
-
-export const slotsQueryKey = ['doctor-slots'] as const;
+import { queryKeys } from '../../lib/query-keys';
 
 export interface SlotsRequest {
   doctorId: string;
@@ -26,7 +25,7 @@ export async function getSlots(request: SlotsRequest, signal?: AbortSignal): Pro
 
 export const slotsQuery = (request: SlotsRequest) =>
   queryOptions({
-    queryKey: [...slotsQueryKey, request],
+    queryKey: queryKeys.doctorSlots.window(request),
     queryFn: ({ signal }) => getSlots(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -1,13 +1,12 @@
 import type { Appointment, AppointmentPage, JoinWaitlistRequest, WaitlistEntry } from '@telemedicina/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
+import { queryKeys } from '../../lib/query-keys';
 
 /**
  * The patient's own place on a doctor's waiting list, shared by the doctor page and the
  * appointment page (features never import each other). One section per API call.
  */
-
-export const waitlistQueryKey = (doctorId: string) => ['waitlist', doctorId] as const;
 
 // ---------------------------------------------------------------- GET /doctors/:id/waitlist
 
@@ -32,7 +31,7 @@ export async function getWaitlistEntry(
 
 export const waitlistQuery = (doctorId: string) =>
   queryOptions({
-    queryKey: waitlistQueryKey(doctorId),
+    queryKey: queryKeys.waitlist.entry(doctorId),
     queryFn: ({ signal }) => getWaitlistEntry(doctorId, signal),
     enabled: doctorId !== '',
     staleTime: 30_000,
@@ -54,7 +53,7 @@ export function useJoinWaitlist(doctorId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: JoinWaitlistRequest) => joinWaitlist(doctorId, request),
-    onSuccess: (entry) => queryClient.setQueryData(waitlistQueryKey(doctorId), entry),
+    onSuccess: (entry) => queryClient.setQueryData(queryKeys.waitlist.entry(doctorId), entry),
   });
 }
 
@@ -75,7 +74,7 @@ export function useLeaveWaitlist(doctorId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => leaveWaitlist(doctorId),
-    onSuccess: () => queryClient.setQueryData(waitlistQueryKey(doctorId), null),
+    onSuccess: () => queryClient.setQueryData(queryKeys.waitlist.entry(doctorId), null),
   });
 }
 
@@ -105,7 +104,7 @@ export async function getNextAppointmentWith(
 
 export function useNextAppointmentWith(doctorId: string, isEnabled: boolean) {
   return useQuery({
-    queryKey: ['waitlist', doctorId, 'next-appointment'],
+    queryKey: queryKeys.waitlist.nextAppointment(doctorId),
     queryFn: ({ signal }) => getNextAppointmentWith(doctorId, signal),
     enabled: isEnabled && doctorId !== '',
     staleTime: 30_000,

@@ -3,6 +3,7 @@ import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The viewer's filters (each optional) — the query string of the list and of the export. */
 export interface AuditFilters {
@@ -51,7 +52,7 @@ export async function getAuditEvents(request: AuditRequest, signal?: AbortSignal
 
 export const auditEventsQuery = (request: AuditRequest) =>
   queryOptions({
-    queryKey: ['audit-events', auditQueryString(request, request)],
+    queryKey: queryKeys.auditEvents.page(auditQueryString(request, request)),
     queryFn: ({ signal }) => getAuditEvents(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

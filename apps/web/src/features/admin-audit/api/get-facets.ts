@@ -2,6 +2,7 @@ import { auditFacetsResponseSchema, type AuditFacetsResponse } from '@telemedici
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /audit-events/facets` → the actions and record types the log holds (for the filter lists). */
 export async function getAuditFacets(signal?: AbortSignal): Promise<AuditFacetsResponse> {
@@ -14,7 +15,7 @@ export async function getAuditFacets(signal?: AbortSignal): Promise<AuditFacetsR
 }
 
 export const auditFacetsQuery = queryOptions({
-  queryKey: ['audit-events', 'facets'],
+  queryKey: queryKeys.auditEvents.facets(),
   queryFn: ({ signal }) => getAuditFacets(signal),
   retry: false,
   staleTime: 60_000,

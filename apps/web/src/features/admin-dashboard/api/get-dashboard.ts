@@ -2,6 +2,7 @@ import { dashboardResponseSchema, type DashboardResponse } from '@telemedicina/s
 import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface DashboardRange {
   /** Inclusive `YYYY-MM-DD` dates in the clinic's time zone. */
@@ -20,7 +21,7 @@ export async function getDashboard(
 
 export const dashboardQuery = (range: DashboardRange) =>
   queryOptions({
-    queryKey: ['admin-dashboard', range.from, range.to],
+    queryKey: queryKeys.dashboard(range.from, range.to),
     queryFn: ({ signal }) => getDashboard(range, signal),
     retry: false,
     placeholderData: keepPreviousData,

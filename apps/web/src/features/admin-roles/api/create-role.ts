@@ -1,9 +1,9 @@
 import { roleSchema, type CreateRoleRequest, type Role } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { rolesQueryKey } from './get-roles';
 import { roleQuery } from './get-role';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /roles` → 201 the new role (409 ALREADY_EXISTS when the key is taken). */
 export async function createRole(body: CreateRoleRequest): Promise<Role> {
@@ -17,7 +17,7 @@ export function useCreateRole() {
     mutationFn: createRole,
     onSuccess: async (role) => {
       queryClient.setQueryData(roleQuery(role.id).queryKey, role);
-      await queryClient.invalidateQueries({ queryKey: [...rolesQueryKey, 'list'] });
+      await queryClient.invalidateQueries({ queryKey: queryKeys.adminRoles.lists() });
     },
   });
 }

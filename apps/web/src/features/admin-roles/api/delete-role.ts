@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { rolesQueryKey } from './get-roles';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `DELETE /roles/:id` → 204 (409 ROLE_IN_USE while anyone holds it, SYSTEM_ROLE_LOCKED for system roles). */
 export async function deleteRole(id: string): Promise<void> {
@@ -12,8 +12,8 @@ export function useDeleteRole(id: string) {
   return useMutation({
     mutationFn: () => deleteRole(id),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: [...rolesQueryKey, 'detail', id] });
-      return queryClient.invalidateQueries({ queryKey: [...rolesQueryKey, 'list'] });
+      queryClient.removeQueries({ queryKey: queryKeys.adminRoles.detail(id) });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.adminRoles.lists() });
     },
   });
 }

@@ -1,8 +1,8 @@
 import { roleSchema, type Role } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { rolesQueryKey } from './get-roles';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /roles/:id` → one role with its grants (404 NOT_FOUND). */
 export async function getRole(id: string, signal?: AbortSignal): Promise<Role> {
@@ -12,7 +12,7 @@ export async function getRole(id: string, signal?: AbortSignal): Promise<Role> {
 
 export const roleQuery = (id: string) =>
   queryOptions({
-    queryKey: [...rolesQueryKey, 'detail', id],
+    queryKey: queryKeys.adminRoles.detail(id),
     queryFn: ({ signal }) => getRole(id, signal),
     retry: false,
   });

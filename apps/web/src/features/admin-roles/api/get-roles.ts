@@ -2,8 +2,7 @@ import { rolePageSchema, type RoleListQuery, type RolePage } from '@telemedicina
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const rolesQueryKey = ['admin-roles'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What the roles list asks for (the list's URL state). */
 export type RolesRequest = Omit<RoleListQuery, 'q'> & { q: string | undefined };
@@ -16,7 +15,7 @@ export async function getRoles(request: RolesRequest, signal?: AbortSignal): Pro
 
 export const rolesQuery = (request: RolesRequest) =>
   queryOptions({
-    queryKey: [...rolesQueryKey, 'list', request],
+    queryKey: queryKeys.adminRoles.list(request),
     queryFn: ({ signal }) => getRoles(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

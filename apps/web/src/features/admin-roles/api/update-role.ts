@@ -1,10 +1,9 @@
 import { roleSchema, type Role, type UpdateRoleRequest } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { meQueryKey } from '../../../lib/session';
-import { rolesQueryKey } from './get-roles';
 import { roleQuery } from './get-role';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PATCH /roles/:id` → the role with its new names and grants (409 SYSTEM_ROLE_LOCKED). */
 export async function updateRole(id: string, body: UpdateRoleRequest): Promise<Role> {
@@ -19,9 +18,9 @@ export function useUpdateRole(id: string) {
     onSuccess: async (role) => {
       queryClient.setQueryData(roleQuery(id).queryKey, role);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [...rolesQueryKey, 'list'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminRoles.lists() }),
         // Editors holding this role see their own permissions change.
-        queryClient.invalidateQueries({ queryKey: meQueryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
       ]);
     },
   });

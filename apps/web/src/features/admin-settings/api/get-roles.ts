@@ -2,6 +2,7 @@ import { rolePageSchema, type Role } from '@telemedicina/shared';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /roles` (first 100, by name): the roles a second factor can be required of. */
 export async function getRoleOptions(signal?: AbortSignal): Promise<Role[]> {
@@ -14,7 +15,7 @@ export async function getRoleOptions(signal?: AbortSignal): Promise<Role[]> {
 }
 
 export const roleOptionsQuery = queryOptions({
-  queryKey: ['clinic-settings', 'roles'],
+  queryKey: queryKeys.clinicSettings.roles(),
   queryFn: ({ signal }) => getRoleOptions(signal),
   retry: false,
 });

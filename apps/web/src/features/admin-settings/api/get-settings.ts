@@ -2,8 +2,7 @@ import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared'
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-
-export const settingsQueryKey = ['clinic-settings'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Checks an answer that should be the whole settings document. */
 export function parseSettings(body: unknown): ClinicSettings {
@@ -16,7 +15,7 @@ export async function getSettings(signal?: AbortSignal): Promise<ClinicSettings>
 }
 
 export const settingsQuery = queryOptions({
-  queryKey: settingsQueryKey,
+  queryKey: queryKeys.clinicSettings.all(),
   queryFn: ({ signal }) => getSettings(signal),
   retry: false,
 });

@@ -4,7 +4,7 @@ import { api, ApiError } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { refreshPublicConfig } from '../../../lib/public-config';
 import { sessionState } from '../../../lib/session-state';
-import { settingsQueryKey } from './get-settings';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Largest logo the screen sends (the server's own limit for images is the same). */
 export const maxLogoBytes = 2 * 1024 * 1024;
@@ -61,7 +61,7 @@ export function useRefreshAfterLogo() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
-      queryClient.invalidateQueries({ queryKey: settingsQueryKey }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.clinicSettings.all() }),
       refreshPublicConfig(queryClient),
     ]);
 }

@@ -2,7 +2,8 @@ import type { ClinicSettings, UpdateClinicSettingsRequest } from '@telemedicina/
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { refreshPublicConfig } from '../../../lib/public-config';
-import { parseSettings, settingsQueryKey } from './get-settings';
+import { parseSettings } from './get-settings';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PATCH /settings` with one section → the whole settings document as saved. */
 export async function updateSettings(body: UpdateClinicSettingsRequest): Promise<ClinicSettings> {
@@ -18,7 +19,7 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: updateSettings,
     onSuccess: async (settings) => {
-      queryClient.setQueryData(settingsQueryKey, settings);
+      queryClient.setQueryData(queryKeys.clinicSettings.all(), settings);
       await refreshPublicConfig(queryClient);
     },
   });

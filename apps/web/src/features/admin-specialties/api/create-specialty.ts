@@ -1,8 +1,8 @@
 import { specialtySchema, type CreateSpecialtyRequest, type Specialty } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { specialtiesQueryKey } from './get-specialties';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /specialties` → 201 the new specialty (409 ALREADY_EXISTS with `details.fields` when a name is taken). */
 export async function createSpecialty(body: CreateSpecialtyRequest): Promise<Specialty> {
@@ -14,6 +14,6 @@ export function useCreateSpecialty() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createSpecialty,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: specialtiesQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminSpecialties.all() }),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { specialtiesQueryKey } from './get-specialties';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `DELETE /specialties/:id` → 204 (409 SPECIALTY_IN_USE while doctors have it: deactivate it instead). */
 export async function deleteSpecialty(id: string): Promise<void> {
@@ -11,6 +11,6 @@ export function useDeleteSpecialty() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: deleteSpecialty,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: specialtiesQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminSpecialties.all() }),
   });
 }

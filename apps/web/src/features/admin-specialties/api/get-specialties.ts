@@ -2,8 +2,7 @@ import { specialtyPageSchema, type SpecialtyListQuery, type SpecialtyPage } from
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const specialtiesQueryKey = ['admin-specialties'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What the specialties list asks for (the list's URL state, sort by name in one language). */
 export type SpecialtiesRequest = Omit<SpecialtyListQuery, 'q'> & { q: string | undefined };
@@ -19,7 +18,7 @@ export async function getSpecialties(
 
 export const specialtiesQuery = (request: SpecialtiesRequest) =>
   queryOptions({
-    queryKey: [...specialtiesQueryKey, 'list', request],
+    queryKey: queryKeys.adminSpecialties.list(request),
     queryFn: ({ signal }) => getSpecialties(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -1,8 +1,8 @@
 import { rolePageSchema, type Role } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { usersQueryKey } from './get-users';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /roles` (first 100 by name): the roles to filter by, invite with and assign. */
 export async function getRoleOptions(signal?: AbortSignal): Promise<Role[]> {
@@ -15,7 +15,7 @@ export async function getRoleOptions(signal?: AbortSignal): Promise<Role[]> {
 }
 
 export const roleOptionsQuery = queryOptions({
-  queryKey: [...usersQueryKey, 'role-options'],
+  queryKey: queryKeys.adminUsers.roleOptions(),
   queryFn: ({ signal }) => getRoleOptions(signal),
   retry: false,
   staleTime: 60_000,

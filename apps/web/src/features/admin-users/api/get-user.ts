@@ -2,7 +2,7 @@ import { adminUserSchema, type AdminUser } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { usersQueryKey } from './get-users';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /users/:id` → one account with roles, lockout and last sign-in (404 NOT_FOUND). */
 export async function getUser(id: string, signal?: AbortSignal): Promise<AdminUser> {
@@ -12,7 +12,7 @@ export async function getUser(id: string, signal?: AbortSignal): Promise<AdminUs
 
 export const userQuery = (id: string) =>
   queryOptions({
-    queryKey: [...usersQueryKey, 'detail', id],
+    queryKey: queryKeys.adminUsers.detail(id),
     queryFn: ({ signal }) => getUser(id, signal),
     retry: false,
   });

@@ -3,8 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const usersQueryKey = ['admin-users'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What the users list asks for (the list's URL state). */
 export type UsersRequest = Omit<AdminUserListQuery, 'q'> & { q: string | undefined };
@@ -17,7 +16,7 @@ export async function getUsers(request: UsersRequest, signal?: AbortSignal): Pro
 
 export const usersQuery = (request: UsersRequest) =>
   queryOptions({
-    queryKey: [...usersQueryKey, 'list', request],
+    queryKey: queryKeys.adminUsers.list(request),
     queryFn: ({ signal }) => getUsers(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -5,8 +5,8 @@ import {
 } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { usersQueryKey } from './get-users';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /invitations` → 201 `{ id, expiresAt }`; the invitation email goes out (409 CONFLICT: email taken). */
 export async function inviteUser(body: CreateInvitationRequest): Promise<InvitationCreatedResponse> {
@@ -18,6 +18,6 @@ export function useInviteUser() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: inviteUser,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...usersQueryKey, 'list'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.lists() }),
   });
 }

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { meQueryKey } from '../../../lib/session';
-import { usersQueryKey } from './get-users';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * `PUT /users/:id/roles { roleKeys }` → 204. Replaces the roles and ends that user's sessions (an
@@ -17,9 +16,9 @@ export function useSetUserRoles(id: string) {
     mutationFn: (roleKeys: readonly string[]) => setUserRoles(id, roleKeys),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all() }),
         // The session's own permissions change when administrators edit themselves.
-        queryClient.invalidateQueries({ queryKey: meQueryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
       ]),
   });
 }

@@ -1,10 +1,9 @@
 import { adminUserSchema, type AdminUpdateUserRequest, type AdminUser } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { meQueryKey } from '../../../lib/session';
-import { usersQueryKey } from './get-users';
 import { userQuery } from './get-user';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PATCH /users/:id` → the updated account. */
 export async function updateUser(id: string, body: AdminUpdateUserRequest): Promise<AdminUser> {
@@ -19,8 +18,8 @@ export function useUpdateUser(id: string) {
     onSuccess: async (user) => {
       queryClient.setQueryData(userQuery(id).queryKey, user);
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [...usersQueryKey, 'list'] }),
-        queryClient.invalidateQueries({ queryKey: meQueryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.lists() }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.me() }),
       ]);
     },
   });

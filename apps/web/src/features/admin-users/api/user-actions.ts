@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { usersQueryKey } from './get-users';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The account actions an administrator confirms on the user's page. */
 export type UserAction = 'disable' | 'enable' | 'unlock' | 'resetMfa';
@@ -26,6 +26,6 @@ export function useUserAction(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (action: UserAction) => runUserAction(id, action),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: usersQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.adminUsers.all() }),
   });
 }

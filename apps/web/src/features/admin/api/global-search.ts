@@ -2,6 +2,7 @@ import { globalSearchResponseSchema, type GlobalSearchResponse } from '@telemedi
 import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Shortest text the header's search sends (the server refuses shorter ones). */
 export const minSearchLength = 2;
@@ -22,7 +23,7 @@ export async function globalSearch(q: string, signal?: AbortSignal): Promise<Glo
 
 export const globalSearchQuery = (q: string) =>
   queryOptions({
-    queryKey: ['global-search', q],
+    queryKey: queryKeys.globalSearch(q),
     queryFn: ({ signal }) => globalSearch(q, signal),
     enabled: q.length >= minSearchLength,
     retry: false,

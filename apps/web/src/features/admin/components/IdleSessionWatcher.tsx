@@ -4,9 +4,10 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { createIdleController, type IdleController, type IdleView } from '../../../lib/idle-timer';
 import { signInPathFor } from '../../../lib/return-to';
-import { meQueryKey, useSignOut } from '../../../lib/session';
+import { useSignOut } from '../../../lib/session';
 import { lastServerContactStorageKey, sessionState } from '../../../lib/session-state';
 import { usePrefetchWhenIdle } from '../../../lib/use-prefetch-when-idle';
+import { queryKeys } from '../../../lib/query-keys';
 
 const loadIdleWarningDialog = () => import('./IdleWarningDialog');
 const LazyIdleWarningDialog = lazy(async () => ({
@@ -45,7 +46,7 @@ export function IdleSessionWatcher({
       idleTimeoutMs: idleTimeoutSeconds * 1000,
       absoluteExpiresAt: Number.isNaN(absolute) ? null : absolute,
       getLastServerContactAt: () => sessionState.getState().lastServerContactAt,
-      ping: () => queryClient.refetchQueries({ queryKey: meQueryKey, exact: true }),
+      ping: () => queryClient.refetchQueries({ queryKey: queryKeys.me(), exact: true }),
       onViewChange: setView,
       onExpire: (reason) => {
         setView({ phase: 'active' });

@@ -2,7 +2,7 @@ import { appointmentSchema, type Appointment, type BookAppointmentRequest } from
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { clinicDayQueryKey } from './get-clinic-day';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /appointments` with `patientId`: reception books a free time for a patient (409 SLOT_TAKEN on a lost race). */
 export async function bookForPatient(
@@ -16,6 +16,6 @@ export function useBookForPatient() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: bookForPatient,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: clinicDayQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.appointments.clinicDays() }),
   });
 }

@@ -2,8 +2,7 @@ import { appointmentPageSchema, type Appointment } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const agendaQueryKey = ['appointments', 'agenda'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface AgendaRequest {
   doctorId: string;
@@ -43,7 +42,7 @@ export async function getAgendaAppointments(
 export function useAgendaAppointments(request: AgendaRequest | null) {
   return useQuery(
     queryOptions({
-      queryKey: [...agendaQueryKey, request],
+      queryKey: queryKeys.appointments.agenda(request),
       queryFn: ({ signal }) => getAgendaAppointments(request!, signal),
       enabled: request !== null,
       retry: false,

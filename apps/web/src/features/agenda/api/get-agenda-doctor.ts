@@ -2,6 +2,7 @@ import { doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /doctors/:id`: the agenda needs the doctor's name and zone. */
 export async function getAgendaDoctor(id: string, signal?: AbortSignal): Promise<DoctorProfile> {
@@ -16,7 +17,7 @@ export async function getAgendaDoctor(id: string, signal?: AbortSignal): Promise
 export function useAgendaDoctor(id: string | null) {
   return useQuery(
     queryOptions({
-      queryKey: ['doctors', 'detail', id],
+      queryKey: queryKeys.doctors.detail(id),
       queryFn: ({ signal }) => getAgendaDoctor(id!, signal),
       enabled: id !== null,
       retry: false,

@@ -2,8 +2,7 @@ import { clinicDaySchema, type ClinicDay } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const clinicDayQueryKey = ['appointments', 'clinic-day'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /clinic-day?date=`: every doctor's appointments and free times on one day of the viewer's zone. */
 export async function getClinicDay(date: string, signal?: AbortSignal): Promise<ClinicDay> {
@@ -18,7 +17,7 @@ export async function getClinicDay(date: string, signal?: AbortSignal): Promise<
 
 export function clinicDayQuery(date: string) {
   return queryOptions({
-    queryKey: [...clinicDayQueryKey, date],
+    queryKey: queryKeys.appointments.clinicDay(date),
     queryFn: ({ signal }) => getClinicDay(date, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -2,6 +2,7 @@ import { slotsResponseSchema, type Slot } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface FreeSlotsRequest {
   doctorId: string;
@@ -24,7 +25,7 @@ export async function getFreeSlots(request: FreeSlotsRequest, signal?: AbortSign
 export function useFreeSlots(request: FreeSlotsRequest | null) {
   return useQuery(
     queryOptions({
-      queryKey: ['doctor-slots', 'agenda', request],
+      queryKey: queryKeys.doctorSlots.agenda(request),
       queryFn: ({ signal }) => getFreeSlots(request!, signal),
       enabled: request !== null,
       retry: false,

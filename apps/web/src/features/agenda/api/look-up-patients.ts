@@ -2,6 +2,7 @@ import { patientLookupResultSchema, type PatientMatch } from '@telemedicina/shar
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /patients/lookup?q=`: patients by name, email, phone or date of birth (at most 20). */
 export async function lookUpPatients(q: string, signal?: AbortSignal): Promise<PatientMatch[]> {
@@ -19,7 +20,7 @@ export function usePatientLookup(q: string) {
   const text = q.trim();
   return useQuery(
     queryOptions({
-      queryKey: ['patients', 'lookup', text],
+      queryKey: queryKeys.patients.lookup(text),
       queryFn: ({ signal }) => lookUpPatients(text, signal),
       enabled: text.length >= 2,
       retry: false,

@@ -9,8 +9,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const appointmentsQueryKey = ['appointments'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What the list asks for (the list's URL state turned into the endpoint's filters). */
 export type AppointmentsRequest = Pick<AppointmentListQuery, 'page' | 'pageSize' | 'sort' | 'order'> & {
@@ -39,7 +38,7 @@ export async function getAppointments(
 export function useAppointments(request: AppointmentsRequest) {
   return useQuery(
     queryOptions({
-      queryKey: [...appointmentsQueryKey, 'list', request],
+      queryKey: queryKeys.appointments.list(request),
       queryFn: ({ signal }) => getAppointments(request, signal),
       retry: false,
       placeholderData: keepPreviousData,
@@ -59,7 +58,7 @@ export async function getAppointment(id: string, signal?: AbortSignal): Promise<
 export function useAppointment(id: string) {
   return useQuery(
     queryOptions({
-      queryKey: [...appointmentsQueryKey, 'detail', id],
+      queryKey: queryKeys.appointments.detail(id),
       queryFn: ({ signal }) => getAppointment(id, signal),
       retry: false,
     }),
@@ -71,9 +70,9 @@ function useAppointmentChange<V>(request: (variables: V) => Promise<unknown>) {
   return useMutation({
     mutationFn: async (variables: V) => parseAnswer(appointmentSchema, await request(variables)),
     onSuccess: (appointment) => {
-      queryClient.setQueryData([...appointmentsQueryKey, 'detail', appointment.id], appointment);
-      void queryClient.invalidateQueries({ queryKey: [...appointmentsQueryKey, 'list'] });
-      void queryClient.invalidateQueries({ queryKey: ['doctor-slots'] });
+      queryClient.setQueryData(queryKeys.appointments.detail(appointment.id), appointment);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.appointments.lists() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.doctorSlots.all() });
     },
   });
 }

@@ -1,6 +1,7 @@
 import type { InvitationInfo } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /auth/invitations/:token` → who is invited, with which roles; 400 TOKEN_INVALID. */
 export async function getInvitation(token: string, signal?: AbortSignal): Promise<InvitationInfo> {
@@ -12,7 +13,7 @@ export async function getInvitation(token: string, signal?: AbortSignal): Promis
 
 export const invitationQuery = (token: string) =>
   queryOptions({
-    queryKey: ['invitation', token],
+    queryKey: queryKeys.invitation(token),
     queryFn: ({ signal }) => getInvitation(token, signal),
     enabled: token !== '',
     retry: false,

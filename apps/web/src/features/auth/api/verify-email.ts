@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /auth/verify-email` with the emailed token → `{ status: 'verified' }`; 400 TOKEN_INVALID. */
 export async function verifyEmail(token: string): Promise<void> {
@@ -13,7 +14,7 @@ export async function verifyEmail(token: string): Promise<void> {
  */
 export const verifyEmailQuery = (token: string) =>
   queryOptions({
-    queryKey: ['verify-email', token],
+    queryKey: queryKeys.verifyEmail(token),
     queryFn: () => verifyEmail(token).then(() => true as const),
     enabled: token !== '',
     retry: false,

@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { availabilityExceptionsKey } from './get-availability-exceptions';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /doctors/:id/availability/exceptions`: time off (removes free slots) or extra hours (adds them). */
 export async function createAvailabilityException(
@@ -27,8 +27,8 @@ export function useCreateAvailabilityException(doctorId: string) {
     mutationFn: (request: CreateAvailabilityExceptionRequest) =>
       createAvailabilityException(doctorId, request),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: availabilityExceptionsKey(doctorId) });
-      void queryClient.invalidateQueries({ queryKey: ['doctor-slots'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.availability.exceptions(doctorId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.doctorSlots.all() });
     },
   });
 }

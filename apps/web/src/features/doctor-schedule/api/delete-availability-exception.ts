@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { availabilityExceptionsKey } from './get-availability-exceptions';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `DELETE /doctors/:id/availability/exceptions/:exceptionId` → 204. */
 export async function deleteAvailabilityException(doctorId: string, exceptionId: string): Promise<void> {
@@ -15,8 +15,8 @@ export function useDeleteAvailabilityException(doctorId: string) {
   return useMutation({
     mutationFn: (exceptionId: string) => deleteAvailabilityException(doctorId, exceptionId),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: availabilityExceptionsKey(doctorId) });
-      void queryClient.invalidateQueries({ queryKey: ['doctor-slots'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.availability.exceptions(doctorId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.doctorSlots.all() });
     },
   });
 }

@@ -2,9 +2,7 @@ import { availabilityExceptionListSchema, type AvailabilityException } from '@te
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const availabilityExceptionsKey = (doctorId: string) =>
-  ['availability', doctorId, 'exceptions'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /doctors/:id/availability/exceptions?from&to`: time off and extra hours overlapping [from, to). */
 export async function getAvailabilityExceptions(
@@ -23,7 +21,7 @@ export async function getAvailabilityExceptions(
 export function useAvailabilityExceptions(doctorId: string, window: { from?: string; to?: string }) {
   return useQuery(
     queryOptions({
-      queryKey: [...availabilityExceptionsKey(doctorId), window],
+      queryKey: queryKeys.availability.exceptionsIn(doctorId, window),
       queryFn: ({ signal }) => getAvailabilityExceptions(doctorId, window, signal),
       retry: false,
       placeholderData: keepPreviousData,

@@ -2,8 +2,7 @@ import { availabilityRulesResponseSchema, type AvailabilityRulesResponse } from 
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const availabilityRulesKey = (doctorId: string) => ['availability', doctorId, 'rules'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /doctors/:id/availability/rules`: the weekly ranges and the doctor's zone. */
 export async function getAvailabilityRules(
@@ -20,7 +19,7 @@ export async function getAvailabilityRules(
 export function useAvailabilityRules(doctorId: string, isEnabled = true) {
   return useQuery(
     queryOptions({
-      queryKey: availabilityRulesKey(doctorId),
+      queryKey: queryKeys.availability.rules(doctorId),
       queryFn: ({ signal }) => getAvailabilityRules(doctorId, signal),
       enabled: isEnabled,
       retry: false,

@@ -2,8 +2,7 @@ import { doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const doctorDetailKey = (id: string) => ['doctors', 'detail', id] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /doctors/:id` (404 for a doctor whose profile an administrator has not created yet). */
 export async function getDoctorProfile(id: string, signal?: AbortSignal): Promise<DoctorProfile> {
@@ -14,7 +13,7 @@ export async function getDoctorProfile(id: string, signal?: AbortSignal): Promis
 export function useDoctorProfile(id: string) {
   return useQuery(
     queryOptions({
-      queryKey: doctorDetailKey(id),
+      queryKey: queryKeys.doctors.detail(id),
       queryFn: ({ signal }) => getDoctorProfile(id, signal),
       retry: false,
     }),

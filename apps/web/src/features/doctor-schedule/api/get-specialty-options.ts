@@ -2,6 +2,7 @@ import { specialtyPageSchema } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** The clinic's active specialties a doctor may list (`GET /specialties?active=true`, up to 100). */
 export async function getSpecialtyOptions(language: 'es' | 'en', signal?: AbortSignal) {
@@ -17,7 +18,7 @@ export async function getSpecialtyOptions(language: 'es' | 'en', signal?: AbortS
 export function useSpecialtyOptions(language: 'es' | 'en') {
   return useQuery(
     queryOptions({
-      queryKey: ['specialty-options', language],
+      queryKey: queryKeys.specialtyOptions(language),
       queryFn: ({ signal }) => getSpecialtyOptions(language, signal),
       retry: false,
       staleTime: 60_000,

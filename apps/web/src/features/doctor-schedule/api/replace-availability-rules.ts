@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { availabilityRulesKey } from './get-availability-rules';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PUT /doctors/:id/availability/rules`: the whole weekly schedule (400 with `rules.<i>.*` paths). */
 export async function replaceAvailabilityRules(
@@ -26,8 +26,8 @@ export function useReplaceAvailabilityRules(doctorId: string) {
   return useMutation({
     mutationFn: (request: ReplaceAvailabilityRulesRequest) => replaceAvailabilityRules(doctorId, request),
     onSuccess: (saved) => {
-      queryClient.setQueryData(availabilityRulesKey(doctorId), saved);
-      void queryClient.invalidateQueries({ queryKey: ['doctor-slots'] });
+      queryClient.setQueryData(queryKeys.availability.rules(doctorId), saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.doctorSlots.all() });
     },
   });
 }

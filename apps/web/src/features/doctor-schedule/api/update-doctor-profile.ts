@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { doctorDetailKey } from './get-doctor-profile';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * `PATCH /doctors/:id`: the profile and its specialties in one request (one transaction and one
@@ -27,8 +27,8 @@ export function useUpdateDoctorProfile(id: string) {
   return useMutation({
     mutationFn: (request: UpdateDoctorProfileRequest) => updateDoctorProfile(id, request),
     onSuccess: (profile) => {
-      queryClient.setQueryData(doctorDetailKey(id), profile);
-      void queryClient.invalidateQueries({ queryKey: ['doctors', 'list'] });
+      queryClient.setQueryData(queryKeys.doctors.detail(id), profile);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.doctors.lists() });
     },
   });
 }

@@ -13,8 +13,7 @@ import {
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const doctorsQueryKey = ['doctors'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** What the directory asks for (the list's URL state). */
 export type DirectoryRequest = Omit<
@@ -39,7 +38,7 @@ export async function getDirectory(
 export function useDirectory(request: DirectoryRequest) {
   return useQuery(
     queryOptions({
-      queryKey: [...doctorsQueryKey, 'list', request],
+      queryKey: queryKeys.doctors.list(request),
       queryFn: ({ signal }) => getDirectory(request, signal),
       retry: false,
       placeholderData: keepPreviousData,
@@ -56,7 +55,7 @@ export async function getDoctor(id: string, signal?: AbortSignal): Promise<Docto
 export function useDoctor(id: string) {
   return useQuery(
     queryOptions({
-      queryKey: [...doctorsQueryKey, 'detail', id],
+      queryKey: queryKeys.doctors.detail(id),
       queryFn: ({ signal }) => getDoctor(id, signal),
       retry: false,
     }),
@@ -67,7 +66,7 @@ export function useDoctor(id: string) {
 export function useSpecialtyOptions(language: 'es' | 'en') {
   return useQuery(
     queryOptions({
-      queryKey: ['specialty-options', language],
+      queryKey: queryKeys.specialtyOptions(language),
       queryFn: async ({ signal }) => {
         const body = await api.get<unknown>('/specialties', {
           query: { page: 1, pageSize: 100, active: 'true', sort: 'name', order: 'asc', language },
@@ -87,7 +86,7 @@ export function useSpecialtyOptions(language: 'es' | 'en') {
 export function usePatientOptions(text: string, isEnabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ['patient-options', text],
+      queryKey: queryKeys.patientOptions(text),
       queryFn: async ({ signal }) => {
         const body = await api.get<unknown>('/users', {
           query: { page: 1, pageSize: 20, role: 'patient', q: text || undefined, sort: 'name', order: 'asc' },
@@ -114,7 +113,7 @@ export function useBookAppointment() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: bookAppointment,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: ['doctor-slots'] }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: doctorsQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.doctorSlots.all() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.doctors.all() }),
   });
 }

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { requestUpcoming, takeBootUpcoming, upcomingWindowStart, type BootUpcoming } from './boot-upcoming';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** How long an answer counts as current for the home page (booking changes refresh it anyway). */
 const freshForMs = 30_000;
@@ -21,7 +22,7 @@ export function useUpcomingAppointments(enabled = true) {
   const [from] = useState(() => boot?.from ?? upcomingWindowStart(new Date()));
   return useQuery(
     queryOptions({
-      queryKey: ['appointments', 'list', 'home', from],
+      queryKey: queryKeys.appointments.home(from),
       queryFn: async ({ signal }): Promise<AppointmentPage> => {
         // The boot request still on its way serves the first fetch only (a refresh asks again).
         const pending = boot?.takePending() ?? null;

@@ -9,8 +9,7 @@ import {
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const noteQueryKey = (appointmentId: string) => ['appointments', appointmentId, 'note'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 const notePath = (appointmentId: string) => `/appointments/${encodeURIComponent(appointmentId)}/note`;
 
@@ -25,7 +24,7 @@ export async function getNote(appointmentId: string, signal?: AbortSignal): Prom
 
 export const noteQuery = (appointmentId: string) =>
   queryOptions({
-    queryKey: noteQueryKey(appointmentId),
+    queryKey: queryKeys.appointments.note(appointmentId),
     queryFn: ({ signal }) => getNote(appointmentId, signal),
     retry: false,
     // The editors own the text while they are open: no background refetch replaces it.

@@ -2,6 +2,7 @@ import { diagnosisListSchema, type Diagnosis } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /diagnoses?q=&limit=`: catalogue entries by code prefix or words in either language. */
 export async function searchDiagnoses(q: string, limit: number, signal?: AbortSignal): Promise<Diagnosis[]> {
@@ -18,7 +19,7 @@ export function useDiagnosisSearch(q: string, limit = 10) {
   const text = q.trim();
   return useQuery(
     queryOptions({
-      queryKey: ['diagnoses', text, limit],
+      queryKey: queryKeys.diagnoses(text, limit),
       queryFn: ({ signal }) => searchDiagnoses(text, limit, signal),
       enabled: text.length > 0,
       placeholderData: keepPreviousData,

@@ -2,9 +2,7 @@ import { vitalsResponseSchema, type ReportVitalsRequest, type Vitals } from '@te
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { noteQueryKey } from './note';
-
-export const vitalsQueryKey = (appointmentId: string) => ['appointments', appointmentId, 'vitals'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 const vitalsPath = (appointmentId: string) => `/appointments/${encodeURIComponent(appointmentId)}/vitals`;
 
@@ -31,8 +29,8 @@ export function useReportVitals(appointmentId: string) {
   return useMutation({
     mutationFn: (request: ReportVitalsRequest) => reportVitals(appointmentId, request),
     onSuccess: (vitals) => {
-      queryClient.setQueryData(vitalsQueryKey(appointmentId), vitals);
-      void queryClient.invalidateQueries({ queryKey: noteQueryKey(appointmentId) });
+      queryClient.setQueryData(queryKeys.appointments.vitals(appointmentId), vitals);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.appointments.note(appointmentId) });
     },
   });
 }

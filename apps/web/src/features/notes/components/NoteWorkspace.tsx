@@ -9,11 +9,12 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useHasAnyPermission } from '../../../lib/ui-state';
-import { createNote, noteQueryKey, useNote } from '../api/note';
+import { createNote, useNote } from '../api/note';
 import { DraftNoteEditor } from './DraftNoteEditor';
 import classes from './Notes.module.css';
 import { SignedNoteView } from './SignedNoteView';
 import { VitalsView } from './VitalsView';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface NoteWorkspaceProps {
   appointmentId: string;
@@ -38,14 +39,14 @@ export function NoteWorkspace({ appointmentId, isCompact = false }: NoteWorkspac
   const handleNote = useCallback(
     (note: VisitNote | null) => {
       if (note === null) {
-        void queryClient.invalidateQueries({ queryKey: noteQueryKey(appointmentId) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.appointments.note(appointmentId) });
         return;
       }
-      queryClient.setQueryData<NoteEnvelope>(noteQueryKey(appointmentId), (previous) => ({
+      queryClient.setQueryData<NoteEnvelope>(queryKeys.appointments.note(appointmentId), (previous) => ({
         vitals: previous?.vitals ?? null,
         note,
       }));
-      void queryClient.invalidateQueries({ queryKey: ['patients', note.patient.id, 'notes'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.patients.notes(note.patient.id) });
     },
     [queryClient, appointmentId],
   );

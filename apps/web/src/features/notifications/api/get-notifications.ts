@@ -1,11 +1,10 @@
 import type { Notification, NotificationPage } from '@telemedicina/shared';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** How many of the newest notifications the bell shows. */
 export const bellPageSize = 20;
-
-export const notificationsQueryKey = ['notifications', 'latest'] as const;
 
 /** `GET /notifications` → the newest ones (own only) with the unread count; quiet (no spinner, no alert). */
 export async function getNotifications(signal?: AbortSignal): Promise<NotificationPage> {
@@ -18,7 +17,7 @@ export async function getNotifications(signal?: AbortSignal): Promise<Notificati
 }
 
 export const notificationsQuery = queryOptions({
-  queryKey: notificationsQueryKey,
+  queryKey: queryKeys.notifications.latest(),
   queryFn: ({ signal }) => getNotifications(signal),
   staleTime: 60_000,
   retry: false,
@@ -30,7 +29,7 @@ export function useNotifications() {
 
 /** Puts a notification that just arrived at the top of the cached list (once) and counts it unread. */
 export function addNotificationToCache(queryClient: QueryClient, notification: Notification): void {
-  queryClient.setQueryData<NotificationPage>(notificationsQueryKey, (page) => {
+  queryClient.setQueryData<NotificationPage>(queryKeys.notifications.latest(), (page) => {
     if (!page || page.data.some((item) => item.id === notification.id)) {
       return page;
     }

@@ -1,7 +1,7 @@
 import type { NotificationPage, NotificationsReadAllResult } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { notificationsQueryKey } from './get-notifications';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /notifications/read-all` → how many were marked and what is still unread (0 unless new ones came). */
 export async function readAllNotifications(): Promise<NotificationsReadAllResult> {
@@ -15,7 +15,7 @@ export function useReadAllNotifications() {
     mutationFn: readAllNotifications,
     onSuccess: (result) => {
       const readAt = new Date().toISOString();
-      queryClient.setQueryData<NotificationPage>(notificationsQueryKey, (page) =>
+      queryClient.setQueryData<NotificationPage>(queryKeys.notifications.latest(), (page) =>
         page
           ? {
               ...page,

@@ -1,7 +1,7 @@
 import type { Notification, NotificationPage } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { notificationsQueryKey } from './get-notifications';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /notifications/:id/read` → the notification, read (404 when it is not one's own). */
 export async function readNotification(id: string): Promise<Notification> {
@@ -16,7 +16,7 @@ export function useReadNotification() {
   return useMutation({
     mutationFn: readNotification,
     onSuccess: (read) => {
-      queryClient.setQueryData<NotificationPage>(notificationsQueryKey, (page) => {
+      queryClient.setQueryData<NotificationPage>(queryKeys.notifications.latest(), (page) => {
         if (!page) {
           return page;
         }

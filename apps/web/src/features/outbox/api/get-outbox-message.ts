@@ -1,6 +1,7 @@
 import type { OutboxMessage } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /outbox/:id` → one message with its HTML and text versions. */
 export async function getOutboxMessage(id: string, signal?: AbortSignal): Promise<OutboxMessage> {
@@ -9,7 +10,7 @@ export async function getOutboxMessage(id: string, signal?: AbortSignal): Promis
 
 export const outboxMessageQuery = (id: string) =>
   queryOptions({
-    queryKey: ['outbox-message', id],
+    queryKey: queryKeys.outbox.message(id),
     queryFn: ({ signal }) => getOutboxMessage(id, signal),
     enabled: id !== '',
     retry: false,

@@ -1,6 +1,7 @@
 import type { OutboxItem } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface OutboxPage {
   data: OutboxItem[];
@@ -39,7 +40,7 @@ export async function getOutbox(
 
 export const outboxQuery = (request: OutboxRequest) =>
   queryOptions({
-    queryKey: ['outbox', request.page, request.pageSize, request.q, request.status ?? ''],
+    queryKey: queryKeys.outbox.page(request.page, request.pageSize, request.q, request.status ?? ''),
     queryFn: ({ signal }) => getOutbox(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

@@ -13,6 +13,7 @@ import { useState } from 'react';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** A visit that began up to this long ago may still be running: the portal still shows it as next. */
 const lookbackMinutes = 120;
@@ -25,7 +26,7 @@ export function usePortalUpcoming() {
   const [from] = useState(() => new Date(Date.now() - lookbackMinutes * 60_000).toISOString());
   return useQuery(
     queryOptions({
-      queryKey: ['appointments', 'list', 'portal', 'upcoming', from],
+      queryKey: queryKeys.appointments.portalUpcoming(from),
       queryFn: async ({ signal }): Promise<AppointmentPage> =>
         parseAnswer(
           appointmentPageSchema,
@@ -46,7 +47,7 @@ export function usePortalPast(limit = 5) {
   const [to] = useState(() => new Date().toISOString());
   return useQuery(
     queryOptions({
-      queryKey: ['appointments', 'list', 'portal', 'past', to, limit],
+      queryKey: queryKeys.appointments.portalPast(to, limit),
       queryFn: async ({ signal }): Promise<AppointmentPage> =>
         parseAnswer(
           appointmentPageSchema,
@@ -66,7 +67,7 @@ export function usePortalPast(limit = 5) {
 export function usePortalPrescriptions(patientId: string | undefined) {
   return useQuery(
     queryOptions({
-      queryKey: ['prescriptions', 'patient', patientId ?? ''],
+      queryKey: queryKeys.prescriptions.ofPatient(patientId ?? ''),
       queryFn: async ({ signal }): Promise<PrescriptionList> =>
         parseAnswer(
           prescriptionListSchema,
@@ -86,7 +87,7 @@ export function usePortalPrescriptions(patientId: string | undefined) {
 export function usePortalNotes(patientId: string | undefined) {
   return useQuery(
     queryOptions({
-      queryKey: ['notes', 'patient', patientId ?? ''],
+      queryKey: queryKeys.notes.ofPatient(patientId ?? ''),
       queryFn: async ({ signal }): Promise<ChartNoteList> =>
         parseAnswer(
           chartNoteListSchema,
@@ -106,7 +107,7 @@ export function usePortalNotes(patientId: string | undefined) {
 export function usePortalDoctor(doctorId: string | undefined) {
   return useQuery(
     queryOptions({
-      queryKey: ['doctors', 'profile', doctorId ?? ''],
+      queryKey: queryKeys.doctors.profile(doctorId ?? ''),
       queryFn: async ({ signal }): Promise<DoctorProfile> =>
         parseAnswer(
           doctorProfileSchema,

@@ -2,7 +2,7 @@ import { prescriptionSchema, type Prescription } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { prescriptionQueryKey } from './get-prescription';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /prescriptions/:id/cancel {reason}` (the issuing doctor; 409 when already cancelled). */
 export async function cancelPrescription(id: string, reason: string): Promise<Prescription> {
@@ -18,6 +18,6 @@ export function useCancelPrescription(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (reason: string) => cancelPrescription(id, reason),
-    onSuccess: (prescription) => queryClient.setQueryData(prescriptionQueryKey(id), prescription),
+    onSuccess: (prescription) => queryClient.setQueryData(queryKeys.prescriptions.detail(id), prescription),
   });
 }

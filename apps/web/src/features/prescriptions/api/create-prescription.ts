@@ -2,7 +2,7 @@ import { prescriptionSchema, type CreatePrescriptionRequest, type Prescription }
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { prescriptionQueryKey } from './get-prescription';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /patients/:patientId/prescriptions` (a doctor who treats the patient). */
 export async function createPrescription(
@@ -20,8 +20,8 @@ export function useCreatePrescription(patientId: string) {
   return useMutation({
     mutationFn: (request: CreatePrescriptionRequest) => createPrescription(patientId, request),
     onSuccess: (prescription) => {
-      queryClient.setQueryData(prescriptionQueryKey(prescription.id), prescription);
-      void queryClient.invalidateQueries({ queryKey: ['patients', patientId] });
+      queryClient.setQueryData(queryKeys.prescriptions.detail(prescription.id), prescription);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) });
     },
   });
 }

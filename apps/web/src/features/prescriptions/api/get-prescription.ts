@@ -3,8 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const prescriptionQueryKey = (id: string) => ['prescriptions', id] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /prescriptions/:id` (the patient, the issuer, a doctor who treats the patient; else 404). */
 export async function getPrescription(id: string, signal?: AbortSignal): Promise<Prescription> {
@@ -17,7 +16,7 @@ export async function getPrescription(id: string, signal?: AbortSignal): Promise
 
 export function prescriptionQuery(id: string) {
   return queryOptions({
-    queryKey: prescriptionQueryKey(id),
+    queryKey: queryKeys.prescriptions.detail(id),
     queryFn: ({ signal }) => getPrescription(id, signal),
     retry: false,
   });

@@ -2,6 +2,7 @@ import { prescriptionVerificationSchema, type PrescriptionVerification } from '@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /prescriptions/verify/:code` (public): valid or not, date, doctor — never the patient. */
 export async function verifyPrescription(
@@ -18,7 +19,7 @@ export async function verifyPrescription(
 export function usePrescriptionVerification(code: string) {
   return useQuery(
     queryOptions({
-      queryKey: ['prescription-verification', code],
+      queryKey: queryKeys.prescriptions.verification(code),
       queryFn: ({ signal }) => verifyPrescription(code, signal),
       retry: false,
       enabled: code !== '',

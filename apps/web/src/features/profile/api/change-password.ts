@@ -1,7 +1,7 @@
 import type { ChangePasswordRequest } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { sessionsQueryKey } from './sessions';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * `POST /me/password` → 204; the server gives this browser a new session and ends the others.
@@ -15,6 +15,6 @@ export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: changePassword,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.mySessions() }),
   });
 }

@@ -1,7 +1,7 @@
 import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { meQueryKey } from '../../../lib/session';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /me/mfa/setup` → a pending secret: QR code (made by the server), otpauth URL and manual key. */
 export async function setupMfa(): Promise<MfaSetupResponse> {
@@ -39,7 +39,7 @@ export function useDisableMfa() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: disableMfa,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: meQueryKey, exact: true }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true }),
   });
 }
 
@@ -50,5 +50,5 @@ export function useRegenerateRecoveryCodes() {
 /** Asks for the user again (after the second factor changed, the session's restrictions change). */
 export function useRefreshMe() {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: meQueryKey, exact: true });
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.me(), exact: true });
 }

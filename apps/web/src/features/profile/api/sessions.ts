@@ -1,8 +1,7 @@
 import type { ActiveSession } from '@telemedicina/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-
-export const sessionsQueryKey = ['my-sessions'] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /me/sessions` → the user's live sessions, this one marked `isCurrent`. */
 export async function getSessions(signal?: AbortSignal): Promise<ActiveSession[]> {
@@ -11,7 +10,7 @@ export async function getSessions(signal?: AbortSignal): Promise<ActiveSession[]
 }
 
 export const sessionsQuery = queryOptions({
-  queryKey: sessionsQueryKey,
+  queryKey: queryKeys.mySessions(),
   queryFn: ({ signal }) => getSessions(signal),
   staleTime: 0,
 });
@@ -34,7 +33,7 @@ export function useRevokeSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeSession,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.mySessions() }),
   });
 }
 
@@ -42,6 +41,6 @@ export function useRevokeOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeOtherSessions,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsQueryKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.mySessions() }),
   });
 }

@@ -2,7 +2,7 @@ import { allergySchema, type Allergy, type CreateAllergyRequest } from '@telemed
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /patients/:patientId/allergies` → 201 with the allergy. */
 export async function addAllergy(patientId: string, request: CreateAllergyRequest): Promise<Allergy> {
@@ -16,6 +16,6 @@ export function useAddAllergy(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateAllergyRequest) => addAllergy(patientId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

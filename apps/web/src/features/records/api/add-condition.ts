@@ -2,7 +2,7 @@ import { conditionSchema, type Condition, type CreateConditionRequest } from '@t
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /patients/:patientId/conditions` → 201 (an unknown catalogue code → 400 on `diagnosisCode`). */
 export async function addCondition(patientId: string, request: CreateConditionRequest): Promise<Condition> {
@@ -16,6 +16,6 @@ export function useAddCondition(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateConditionRequest) => addCondition(patientId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

@@ -2,7 +2,7 @@ import { medicationSchema, type CreateMedicationRequest, type Medication } from 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /patients/:patientId/medications` → 201 with the medication. */
 export async function addMedication(
@@ -19,6 +19,6 @@ export function useAddMedication(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: CreateMedicationRequest) => addMedication(patientId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

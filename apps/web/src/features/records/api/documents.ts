@@ -1,7 +1,7 @@
 import { apiBasePath, documentFileUrl } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Where a chart document is uploaded (`POST`, multipart: `category` first, then `file`). */
 export function documentsUploadUrl(patientId: string): string {
@@ -25,6 +25,6 @@ export function useRemoveDocument(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (documentId: string) => removeDocument(patientId, documentId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

@@ -2,9 +2,7 @@ import { chartSchema, type Chart } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-/** Every query about one patient starts with this key (prescriptions invalidate it too). */
-export const patientQueryKey = (patientId: string) => ['patients', patientId] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /patients/:patientId/chart[?include=removed]` → the chart (404 without a relationship). */
 export async function getChart(
@@ -22,7 +20,7 @@ export async function getChart(
 
 export const chartQuery = (patientId: string, includeRemoved: boolean) =>
   queryOptions({
-    queryKey: [...patientQueryKey(patientId), 'chart', includeRemoved],
+    queryKey: queryKeys.patients.chart(patientId, includeRemoved),
     queryFn: ({ signal }) => getChart(patientId, includeRemoved, signal),
     retry: false,
   });

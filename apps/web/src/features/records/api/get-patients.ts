@@ -2,6 +2,7 @@ import { patientPageSchema, type PatientPage } from '@telemedicina/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface PatientsRequest {
   page: number;
@@ -17,7 +18,7 @@ export async function getPatients(request: PatientsRequest, signal?: AbortSignal
 
 export const patientsQuery = (request: PatientsRequest) =>
   queryOptions({
-    queryKey: ['patients', 'list', request],
+    queryKey: queryKeys.patients.list(request),
     queryFn: ({ signal }) => getPatients(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

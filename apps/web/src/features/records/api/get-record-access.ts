@@ -2,6 +2,7 @@ import { recordAccessPageSchema, type RecordAccessPage } from '@telemedicina/sha
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
 export interface RecordAccessRequest {
   page: number;
@@ -23,7 +24,7 @@ export async function getRecordAccess(
 
 export const recordAccessQuery = (request: RecordAccessRequest) =>
   queryOptions({
-    queryKey: ['record-access', request],
+    queryKey: queryKeys.recordAccess(request),
     queryFn: ({ signal }) => getRecordAccess(request, signal),
     retry: false,
     placeholderData: keepPreviousData,

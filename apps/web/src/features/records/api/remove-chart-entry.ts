@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type ChartListKind = 'allergies' | 'conditions' | 'medications';
 
@@ -21,6 +21,6 @@ export function useRemoveChartEntry(patientId: string) {
   return useMutation({
     mutationFn: ({ kind, entryId }: { kind: ChartListKind; entryId: string }) =>
       removeChartEntry(patientId, kind, entryId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `POST /patients/:patientId/emergency-access` → 201: the chart opens for 60 minutes (audited, the patient is told). */
 export async function requestEmergencyAccess(
@@ -27,6 +27,6 @@ export function useRequestEmergencyAccess(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: EmergencyAccessRequest) => requestEmergencyAccess(patientId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

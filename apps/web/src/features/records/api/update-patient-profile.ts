@@ -1,7 +1,7 @@
 import type { UpdatePatientProfileRequest } from '@telemedicina/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { patientQueryKey } from './get-chart';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PATCH /patients/:patientId/profile` → 204 (the patient: contact details and emergency contact only). */
 export async function updatePatientProfile(
@@ -17,6 +17,6 @@ export function useUpdatePatientProfile(patientId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: UpdatePatientProfileRequest) => updatePatientProfile(patientId, request),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) }),
   });
 }

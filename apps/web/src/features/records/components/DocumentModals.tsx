@@ -21,8 +21,8 @@ import type { UploadManagerOptions } from '../../../components/uploader/upload-m
 import { useUploadManager } from '../../../components/uploader/use-upload-manager';
 import { useUploadLimits } from '../../../lib/use-upload-limits';
 import { documentsUploadUrl, documentUrl } from '../api/documents';
-import { patientQueryKey } from '../api/get-chart';
 import classes from './Documents.module.css';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** How the app previews a document: an image viewer, a PDF frame, or not at all (download only). */
 export function previewKindOf(document: Pick<ChartDocument, 'contentType'>): 'image' | 'pdf' | null {
@@ -146,7 +146,7 @@ function UploadDocumentForm({ patientId, onClose }: { patientId: string; onClose
       maxFiles: limits?.maxFiles,
       concurrency: 2,
       onUploaded: () => {
-        void queryClient.invalidateQueries({ queryKey: patientQueryKey(patientId) });
+        void queryClient.invalidateQueries({ queryKey: queryKeys.patients.one(patientId) });
       },
     }),
     [patientId, category, limits, queryClient],

@@ -9,8 +9,8 @@ import {
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
+import { queryKeys } from '../../../lib/query-keys';
 
-const guestsKey = (appointmentId: string) => ['visit', appointmentId, 'guests'] as const;
 const guestsPath = (appointmentId: string) => `/visits/${encodeURIComponent(appointmentId)}/guests`;
 
 /** `GET /visits/:id/guests`. */
@@ -22,7 +22,7 @@ export async function getGuests(appointmentId: string, signal?: AbortSignal): Pr
 export function useGuests(appointmentId: string, enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: guestsKey(appointmentId),
+      queryKey: queryKeys.visit.guests(appointmentId),
       queryFn: ({ signal }) => getGuests(appointmentId, signal),
       enabled,
       retry: false,
@@ -39,7 +39,7 @@ export function useCreateGuest(appointmentId: string) {
         guestInviteSchema,
         await api.post<unknown>(guestsPath(appointmentId), request, { alertOnError: false }),
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: guestsKey(appointmentId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.visit.guests(appointmentId) }),
   });
 }
 
@@ -51,7 +51,7 @@ export function useRevokeGuest(appointmentId: string) {
       api.delete<unknown>(`${guestsPath(appointmentId)}/${encodeURIComponent(guestId)}`, {
         alertOnError: false,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: guestsKey(appointmentId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.visit.guests(appointmentId) }),
   });
 }
 

@@ -2,7 +2,7 @@ import { deviceCheckSchema, type DeviceCheck, type DeviceCheckResult } from '@te
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { visitQueryKey } from './visit-state';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `PUT /visits/:appointmentId/device-check`: stores what the browser found, for staff to see. */
 export async function saveDeviceCheck(
@@ -20,6 +20,6 @@ export function useSaveDeviceCheck(appointmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (result: DeviceCheckResult) => saveDeviceCheck(appointmentId, result),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: visitQueryKey(appointmentId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.visit.state(appointmentId) }),
   });
 }

@@ -2,7 +2,7 @@ import { visitStateSchema, type AdmitRequest, type VisitState } from '@telemedic
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { visitQueryKey } from './visit-state';
+import { queryKeys } from '../../../lib/query-keys';
 
 const path = (appointmentId: string, action: string) =>
   `/visits/${encodeURIComponent(appointmentId)}/${action}`;
@@ -19,7 +19,7 @@ export function useCheckIn(appointmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => checkIn(appointmentId),
-    onSuccess: (state) => queryClient.setQueryData(visitQueryKey(appointmentId), state),
+    onSuccess: (state) => queryClient.setQueryData(queryKeys.visit.state(appointmentId), state),
   });
 }
 
@@ -44,7 +44,7 @@ export function useEndVisit(appointmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => endVisit(appointmentId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: visitQueryKey(appointmentId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.visit.state(appointmentId) }),
   });
 }
 

@@ -2,8 +2,7 @@ import { visitStateSchema, type VisitState } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const visitQueryKey = (appointmentId: string) => ['visit', appointmentId] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /visits/:appointmentId`: the visit as the asking participant sees it. */
 export async function getVisitState(appointmentId: string, signal?: AbortSignal): Promise<VisitState> {
@@ -16,7 +15,7 @@ export async function getVisitState(appointmentId: string, signal?: AbortSignal)
 
 export function visitStateQuery(appointmentId: string) {
   return queryOptions({
-    queryKey: visitQueryKey(appointmentId),
+    queryKey: queryKeys.visit.state(appointmentId),
     queryFn: ({ signal }) => getVisitState(appointmentId, signal),
     retry: false,
     refetchOnWindowFocus: false,

@@ -3,8 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
-
-export const waitingRoomQueryKey = (doctorId: string) => ['waiting-room', doctorId] as const;
+import { queryKeys } from '../../../lib/query-keys';
 
 /** `GET /doctors/:doctorId/waiting-room`: today's open visits of a doctor (live updates come by socket). */
 export async function getWaitingRoom(doctorId: string, signal?: AbortSignal): Promise<WaitingRoom> {
@@ -19,7 +18,7 @@ export async function getWaitingRoom(doctorId: string, signal?: AbortSignal): Pr
 export function useWaitingRoom(doctorId: string | null) {
   return useQuery(
     queryOptions({
-      queryKey: waitingRoomQueryKey(doctorId ?? ''),
+      queryKey: queryKeys.waitingRoom.ofDoctor(doctorId ?? ''),
       queryFn: ({ signal }) => getWaitingRoom(doctorId ?? '', signal),
       enabled: doctorId !== null && doctorId !== '',
       retry: false,
@@ -38,7 +37,7 @@ export async function getDoctorChoices(signal?: AbortSignal) {
 export function useDoctorChoices(enabled: boolean) {
   return useQuery(
     queryOptions({
-      queryKey: ['waiting-room', 'doctors'],
+      queryKey: queryKeys.waitingRoom.doctors(),
       queryFn: ({ signal }) => getDoctorChoices(signal),
       enabled,
       retry: false,

@@ -13,6 +13,7 @@ import { getChatHistory } from '../api/chat-history';
 import { emptyChatLog, mergeMessages, type ChatLog } from '../chat-log';
 import { ChatPanel } from './ChatPanel';
 import classes from './Visit.module.css';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** After the visit: its times and the chat, kept readable. */
 export function VisitEnded({
@@ -28,7 +29,7 @@ export function VisitEnded({
   const language = useLanguage();
   const timeZone = useViewerTimeZone();
   const history = useQuery({
-    queryKey: ['visit', state.appointmentId, 'history'],
+    queryKey: queryKeys.visit.history(state.appointmentId),
     queryFn: () => getChatHistory(state.appointmentId),
     enabled: state.phase === 'ended' && showLinks,
     retry: false,

@@ -37,9 +37,10 @@ import { emitWithAck, RealtimeError, useRealtimeConnected, useRealtimeEvent } fr
 import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/ui-state';
 import { useAdmit, useRunningLate } from '../api/visit-actions';
-import { useDoctorChoices, useWaitingRoom, waitingRoomQueryKey } from '../api/waiting-room';
+import { useDoctorChoices, useWaitingRoom } from '../api/waiting-room';
 import { riskColor } from './DeviceCheck';
 import { useClock } from '../../../lib/use-clock';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * `/admin/waiting-room`: a doctor's queue for today, live: who checked in and since when, who is
@@ -108,7 +109,7 @@ function useLiveWaitingRoom(doctorId: string | null): { room: WaitingRoom | null
     emitWithAck('waitingRoom.watch', { doctorId }).then(
       (room) => {
         if (active) {
-          queryClient.setQueryData(waitingRoomQueryKey(doctorId), room);
+          queryClient.setQueryData(queryKeys.waitingRoom.ofDoctor(doctorId), room);
           setWatchError(null);
         }
       },
@@ -132,7 +133,7 @@ function useLiveWaitingRoom(doctorId: string | null): { room: WaitingRoom | null
     'waitingRoom.updated',
     (room) => {
       if (room.doctorId === doctorId) {
-        queryClient.setQueryData(waitingRoomQueryKey(room.doctorId), room);
+        queryClient.setQueryData(queryKeys.waitingRoom.ofDoctor(room.doctorId), room);
       }
     },
     doctorId !== null,

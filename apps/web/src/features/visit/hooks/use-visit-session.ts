@@ -9,7 +9,6 @@ import type {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { emitWithAck, getRealtimeSocket, RealtimeError, useRealtimeEvent } from '../../../lib/realtime';
-import { visitQueryKey } from '../api/visit-state';
 import {
   addPending,
   emptyChatLog,
@@ -18,6 +17,7 @@ import {
   setPendingStatus,
   type ChatLog,
 } from '../chat-log';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type RemoteMedia = Omit<VisitMediaState, 'appointmentId'>;
 
@@ -85,7 +85,7 @@ export function useVisitSession(
   });
 
   const setState = useCallback(
-    (state: VisitState) => queryClient.setQueryData(visitQueryKey(appointmentId), state),
+    (state: VisitState) => queryClient.setQueryData(queryKeys.visit.state(appointmentId), state),
     [queryClient, appointmentId],
   );
 
