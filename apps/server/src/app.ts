@@ -36,7 +36,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { meRoutes } from './modules/me/me.routes.js';
 import { outboxRoutes } from './modules/outbox/outbox.routes.js';
 import { settingsRoutes } from './modules/settings/settings.routes.js';
-import { auditRoutes } from './modules/audit/audit.routes.js';
+import { auditRoutes } from './modules/audit-log/audit-log.routes.js';
 import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { doctorsRoutes } from './modules/doctors/doctors.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
@@ -65,7 +65,7 @@ import { prescriptionsRoutes } from './modules/prescriptions/prescriptions.route
 import { recordsRoutes } from './modules/records/records.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
-import { documentsRoutes } from './modules/documents/documents.routes.js';
+import { documentsRoutes } from './modules/records/documents.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
 
 declare module 'fastify' {

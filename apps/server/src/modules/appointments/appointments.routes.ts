@@ -12,6 +12,7 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
+import { appointmentCalendarFile } from './appointment-calendar.service.js';
 import { presentAppointment } from './appointments.presenter.js';
 import {
   appointmentReaderOf,
@@ -24,6 +25,7 @@ import {
 } from './appointments.service.js';
 
 const errors = errorResponses(400, 401, 403, 404, 409);
+const calendarErrors = errorResponses(400, 401, 403, 404);
 const appointmentParams = z.object({ id: z.string().max(64) });
 const book = { anyOf: ['appointments.book.self', 'appointments.book.any'] } as const;
 const read = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;
@@ -151,6 +153,36 @@ export const appointmentsRoutes: FastifyPluginCallbackZod<{ services: AppService
       const ctx = contextFor(services, request);
       const appointment = await changeAppointmentStatus(ctx, request.params.id, request.body);
       return presentAppointment(appointment, await appointmentReaderOf(ctx));
+    },
+  );
+
+  app.get(
+    '/appointments/:id/calendar.ics',
+    {
+      config: { access: read },
+      schema: {
+        tags: ['appointments'],
+        summary: "The appointment as an iCalendar file in the requester's language (404 when not yours)",
+        params: appointmentParams,
+        response: {
+          200: {
+            description: 'RFC 5545 VCALENDAR with one VEVENT',
+            content: { 'text/calendar': { schema: z.string() } },
+          },
+          ...calendarErrors,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { filename, body } = await appointmentCalendarFile(
+        contextFor(services, request),
+        request.params.id,
+      );
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
     },
   );
 

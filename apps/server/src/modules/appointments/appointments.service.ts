@@ -21,7 +21,7 @@ import {
   announceCancelled,
   announceRescheduled,
   type AfterCommit,
-} from '../notifications/appointment-notices.js';
+} from './appointment-notices.js';
 import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
 import {

@@ -8,7 +8,7 @@ import { type AuditEventInput, type ServiceContext, requireActor } from '../cont
 import { renderEmail } from '../email/templates.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { insertFile } from '../files/files.repository.js';
-import { appointmentLink, runAll } from '../notifications/appointment-notices.js';
+import { appointmentLink, runAll } from '../appointments/appointment-notices.js';
 import { storeNotifications } from '../notifications/notifications.service.js';
 import { authorizeChartRead } from '../records/records.policy.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';

@@ -9,15 +9,12 @@ import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
-import { appointmentCalendarFile } from './calendar.service.js';
 import { listMyNotifications, readAllNotifications, readNotification } from './notifications.service.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 const idParams = z.object({ id: z.string().max(64) });
-/** Same as GET /appointments/:id. */
-const readAppointments = { anyOf: ['appointments.read.own', 'appointments.read.any'] } as const;
 
-/** The signed-in user's in-app notifications, and appointment calendar files. */
+/** The signed-in user's in-app notifications. */
 export const notificationsRoutes: FastifyPluginCallbackZod<{ services: AppServices }> = (
   app,
   { services },
@@ -62,36 +59,6 @@ export const notificationsRoutes: FastifyPluginCallbackZod<{ services: AppServic
       },
     },
     async (request) => readNotification(contextFor(services, request), request.params.id),
-  );
-
-  app.get(
-    '/appointments/:id/calendar.ics',
-    {
-      config: { access: readAppointments },
-      schema: {
-        tags: ['appointments'],
-        summary: "The appointment as an iCalendar file in the requester's language (404 when not yours)",
-        params: idParams,
-        response: {
-          200: {
-            description: 'RFC 5545 VCALENDAR with one VEVENT',
-            content: { 'text/calendar': { schema: z.string() } },
-          },
-          ...errors,
-        },
-      },
-    },
-    async (request, reply) => {
-      const { filename, body } = await appointmentCalendarFile(
-        contextFor(services, request),
-        request.params.id,
-      );
-      return reply
-        .header('content-type', 'text/calendar; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${filename}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
-    },
   );
 
   done();

@@ -6,7 +6,7 @@ import { loadActorUser } from '../me/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
-import { listChartDocuments } from '../documents/documents.service.js';
+import { listChartDocuments } from './documents.service.js';
 import { findCareRelationship } from './care-relationship.js';
 import {
   authorizeChartRead,

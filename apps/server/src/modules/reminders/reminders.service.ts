@@ -1,14 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { findAppointment } from '../appointments/appointments.repository.js';
 import type { AppServices } from '../context.js';
-import { appointmentEmail, loadParticipants } from '../notifications/appointment-notices.js';
+import { appointmentEmail, loadParticipants } from '../appointments/appointment-notices.js';
 import { storeNotifications } from '../notifications/notifications.service.js';
 import {
   claimDueReminders,
   markRemindersSent,
   recordReminderFailure,
   reminderOffsetsMs,
-} from './reminders.repository.js';
+} from '../appointments/reminders.repository.js';
 
 /** Statuses whose visit still deserves a reminder. */
 const remindable = new Set(['requested', 'confirmed']);

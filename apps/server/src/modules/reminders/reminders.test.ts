@@ -6,7 +6,7 @@ import { emailOutbox, notifications } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
-import { remindersOf } from './reminders.repository.js';
+import { remindersOf } from '../appointments/reminders.repository.js';
 import { createReminderWorker } from './reminders.service.js';
 
 // Wednesday 2026-03-25 10:00 UTC; doctors in Madrid (UTC+1) open 09:00–13:00 every day.

@@ -4,7 +4,7 @@ import { AppError } from '../../lib/app-error.js';
 import { insertFile } from '../files/files.repository.js';
 import { loadUploadLimits } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
-import { documentLabelOf } from '../documents/document-label.js';
+import { documentLabelOf } from '../../lib/document-label.js';
 import { mimeTypeOf, sniffDocument, uploadKindExtensions } from '../../lib/document-sniff.js';
 import type { VisitContext } from './visit-context.js';
 import { canReadVisitChat, canUseVisitRecord, isVisitParticipant } from './visits.policy.js';

@@ -7,7 +7,7 @@ import {
   type Language,
   type VisitParticipant,
 } from '@telemedicina/shared';
-import { documentLabelOf } from '../documents/document-label.js';
+import { documentLabelOf } from '../../lib/document-label.js';
 import { kindOfMimeType } from '../../lib/document-sniff.js';
 import type { VisitGuestRow, VisitMessageWithFile, VisitRow } from './visits.repository.js';
 

@@ -1,7 +1,6 @@
 import type { JoinWaitlistRequest, Language, WaitlistEntry } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
-import type { AppointmentRow } from '../appointments/appointments.repository.js';
 import { findDoctorOr404 } from '../availability/availability.service.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
@@ -19,6 +18,13 @@ import {
 
 /** How many waiting patients a freed slot is offered to. */
 export const waitlistNotifyCount = 3;
+
+/** The cancelled appointment whose time is offered (the appointments module calls with its row). */
+export interface FreedSlot {
+  doctorUserId: string;
+  patientUserId: string;
+  startsAt: Date;
+}
 
 function present(row: WaitlistRow): WaitlistEntry {
   return {
@@ -78,7 +84,7 @@ export async function leaveWaitlist(ctx: ServiceContext, doctorId: string): Prom
 export async function offerFreedSlot(
   ctx: ServiceContext,
   db: Database,
-  appointment: AppointmentRow,
+  appointment: FreedSlot,
   doctorName: string,
 ): Promise<() => void> {
   const now = ctx.now();

@@ -26,7 +26,7 @@ import {
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { writeSetting } from '../settings/settings.repository.js';
 import { settingKeys } from '../settings/settings.service.js';
-import { documentLabelOf } from './document-label.js';
+import { documentLabelOf } from '../../lib/document-label.js';
 import { contentDispositionOf } from './documents.presenter.js';
 
 const clock = createClock('2026-05-04T09:00:00Z');

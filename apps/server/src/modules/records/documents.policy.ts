@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
-import { authorizeChartRead, type ChartGrant } from '../records/records.policy.js';
+import { authorizeChartRead, type ChartGrant } from './records.policy.js';
 import type { DocumentRow } from './documents.repository.js';
 
 /** Reading documents: the chart's clinical readers (the patient, a treating doctor, emergency access). */

@@ -1,5 +1,5 @@
 import type { UploadFileKind } from '@telemedicina/shared';
-import { sanitizeFileName, uploadKindExtensions } from '../../lib/document-sniff.js';
+import { sanitizeFileName, uploadKindExtensions } from './document-sniff.js';
 
 /** Endings a label may keep for each kind (anything else is replaced by the kind's own). */
 const labelExtensions: Record<UploadFileKind, readonly string[]> = {

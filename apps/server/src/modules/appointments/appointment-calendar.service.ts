@@ -1,7 +1,7 @@
 import type { Language } from '@telemedicina/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
-import { getAppointment } from '../appointments/appointments.service.js';
+import { getAppointment } from './appointments.service.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { appointmentCalendar, loadParticipants } from './appointment-notices.js';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import { exportAuditLog, getAuditFacets, listAuditLog } from './audit-log.service.js';
-import { presentAuditEvent } from './audit.presenter.js';
+import { presentAuditEvent } from './audit-log.presenter.js';
 
 const errors = errorResponses(400, 401, 403);
 

@@ -11,7 +11,7 @@ import {
   listAuditEventsAfter,
   type AuditEventFilter,
   type AuditEventListRow,
-} from './audit.repository.js';
+} from '../audit/audit.repository.js';
 
 /** The filters of the viewer and the export (the export ignores paging). */
 export type AuditLogFilters = Omit<AuditListQuery, 'page' | 'pageSize'>;

@@ -12,7 +12,7 @@ import { sniffImage } from '../../lib/image-sniff.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { insertFile } from '../files/files.repository.js';
-import type { ChartGrant } from '../records/records.policy.js';
+import type { ChartGrant } from './records.policy.js';
 import { loadUploadLimits, type UploadLimits } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
 import { mimeTypeOf, sniffDocument, uploadKindExtensions } from '../../lib/document-sniff.js';
@@ -25,7 +25,7 @@ import {
   markDocumentRemoved,
   type DocumentRow,
 } from './documents.repository.js';
-import { documentLabelOf } from './document-label.js';
+import { documentLabelOf } from '../../lib/document-label.js';
 
 /** What the route read from the multipart request, once the caller was allowed to send it. */
 export interface DocumentUpload {

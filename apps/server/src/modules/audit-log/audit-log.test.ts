@@ -21,7 +21,7 @@ import { invalidateClinicSettingsCache, settingKeys } from '../settings/settings
 import { csvCell } from '../../lib/csv.js';
 import { exportAuditLog } from './audit-log.service.js';
 import type { AuditTargetType } from '@telemedicina/shared';
-import { recordAuditEvent, type AuditAction } from './audit.service.js';
+import { recordAuditEvent, type AuditAction } from '../audit/audit.service.js';
 
 let context: TestContext;
 let admin: SignedInClient;

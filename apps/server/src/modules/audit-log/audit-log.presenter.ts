@@ -1,5 +1,5 @@
 import type { AuditEvent } from '@telemedicina/shared';
-import type { AuditEventListRow } from './audit.repository.js';
+import type { AuditEventListRow } from '../audit/audit.repository.js';
 
 /** An audit event with its actor, as the viewer shows it. */
 export function presentAuditEvent(row: AuditEventListRow): AuditEvent {

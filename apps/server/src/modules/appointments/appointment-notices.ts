@@ -4,16 +4,16 @@ import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../lib/clock.js';
 import { buildIcs } from '../../lib/ics.js';
-import type { AppointmentCapacity } from '../appointments/appointments.policy.js';
-import type { AppointmentRow } from '../appointments/appointments.repository.js';
+import type { AppointmentCapacity } from './appointments.policy.js';
+import type { AppointmentRow } from './appointments.repository.js';
 import type { AppServices, ServiceContext } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { OutgoingEmail } from '../email/mailer.js';
 import { renderEmail, type AppointmentEmailData, type EmailContent } from '../email/templates.js';
-import { deleteReminders, insertReminders, moveReminders } from '../reminders/reminders.repository.js';
+import { deleteReminders, insertReminders, moveReminders } from './reminders.repository.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { offerFreedSlot } from '../waitlist/waitlist.service.js';
-import { storeNotifications } from './notifications.service.js';
+import { storeNotifications } from '../notifications/notifications.service.js';
 
 /** A participant of an appointment as emails and calendars need them. */
 export interface Participant {
