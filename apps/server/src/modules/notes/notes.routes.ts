@@ -15,17 +15,10 @@ import { errorResponses } from '../../http/error-responses.js';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
-import {
-  addAddendum,
-  createNote,
-  getNoteEnvelope,
-  getVitals,
-  listPatientNotes,
-  reportVitals,
-  saveNote,
-  setNoteDiagnoses,
-  signNote,
-} from './notes.service.js';
+import { createNote, saveNote, setNoteDiagnoses } from './note-draft.service.js';
+import { getNoteEnvelope, listPatientNotes } from './note-reading.service.js';
+import { addAddendum, signNote } from './note-signing.service.js';
+import { getVitals, reportVitals } from './vitals.service.js';
 
 const appointmentParams = z.object({ appointmentId: z.string().max(64) });
 const patientParams = z.object({ patientId: z.string().max(64) });
