@@ -1,10 +1,8 @@
-import type {
-  allergySeverities,
-  AppointmentStatus,
-  DocumentCategory,
-  Language,
-  PatientSex,
-  RecordExport,
+import {
+  appointmentStatuses,
+  documentCategories,
+  type Language,
+  type RecordExport,
 } from '@telemedicina/shared';
 import { formatCalendarDate, formatInstant, formatInstantWithZone, formatZoneName } from '../../lib/clock.js';
 import {
@@ -14,6 +12,7 @@ import {
   pdfColors,
   pdfMargin,
 } from '../prescriptions/prescription-pdf.js';
+import { t } from '../../text/catalogue.js';
 
 /**
  * The readable summary of a record export (issue 20: "the record export is JSON only: nothing a
@@ -22,130 +21,9 @@ import {
  * one clock (`lib/clock`), the zone named in words once.
  */
 
-const texts = {
-  es: {
-    title: 'Resumen de su historia clínica',
-    intro: (exportedAt: string) =>
-      `Copia preparada el ${exportedAt}. Este documento resume su historia clínica para que usted pueda leerla; la copia completa, que otros programas y centros sanitarios pueden leer, está en el archivo record.json que lo acompaña.`,
-    zone: (zone: string) => `Todas las horas de este documento están en ${zone}.`,
-    personal: 'Datos personales',
-    name: 'Nombre',
-    dateOfBirth: 'Fecha de nacimiento',
-    sex: 'Sexo',
-    phone: 'Teléfono',
-    email: 'Correo electrónico',
-    address: 'Dirección',
-    bloodType: 'Grupo sanguíneo',
-    allergies: 'Alergias',
-    conditions: 'Enfermedades',
-    medications: 'Medicación',
-    visits: 'Consultas',
-    prescriptions: 'Recetas',
-    documents: 'Documentos',
-    none: 'No consta ninguna.',
-    noneDocuments: 'No consta ninguno.',
-    notGiven: 'No consta',
-    reaction: 'reacción',
-    ended: (date: string) => `dada por terminada el ${date}`,
-    since: (date: string) => `desde el ${date}`,
-    until: (date: string) => `hasta el ${date}`,
-    reason: 'Motivo',
-    diagnoses: 'Diagnósticos',
-    withDoctor: (name: string) => `con ${name}`,
-    code: 'código de verificación',
-    cancelled: 'ANULADA',
-    summaryKind: 'Resumen de consulta',
-    notInZip: 'no se pudo incluir el archivo',
-    footer:
-      'Si algún dato no es correcto, comuníquelo a la clínica. Las notas que el médico aún no ha firmado y los documentos retirados no forman parte de esta copia.',
-    sexes: { female: 'Mujer', male: 'Hombre', other: 'Otro', unknown: 'No consta' },
-    severities: { mild: 'leve', moderate: 'moderada', severe: 'grave', unknown: 'gravedad no indicada' },
-    conditionStatuses: { active: 'activa', resolved: 'resuelta' },
-    statuses: {
-      requested: 'solicitada',
-      confirmed: 'confirmada',
-      checked_in: 'en sala de espera',
-      in_progress: 'en curso',
-      completed: 'realizada',
-      cancelled: 'cancelada',
-      no_show: 'no acudió',
-    },
-    categories: {
-      lab: 'Análisis',
-      imaging: 'Imagen',
-      referral: 'Derivación',
-      report: 'Informe',
-      other: 'Otro',
-    },
-  },
-  en: {
-    title: 'Summary of your medical record',
-    intro: (exportedAt: string) =>
-      `Copy prepared on ${exportedAt}. This document summarises your medical record so that you can read it; the complete copy, which other programs and healthcare providers can read, is in the record.json file beside it.`,
-    zone: (zone: string) => `All times in this document are in ${zone}.`,
-    personal: 'Personal details',
-    name: 'Name',
-    dateOfBirth: 'Date of birth',
-    sex: 'Sex',
-    phone: 'Phone',
-    email: 'Email',
-    address: 'Address',
-    bloodType: 'Blood type',
-    allergies: 'Allergies',
-    conditions: 'Conditions',
-    medications: 'Medication',
-    visits: 'Visits',
-    prescriptions: 'Prescriptions',
-    documents: 'Documents',
-    none: 'None recorded.',
-    noneDocuments: 'None recorded.',
-    notGiven: 'Not recorded',
-    reaction: 'reaction',
-    ended: (date: string) => `ended on ${date}`,
-    since: (date: string) => `since ${date}`,
-    until: (date: string) => `until ${date}`,
-    reason: 'Reason',
-    diagnoses: 'Diagnoses',
-    withDoctor: (name: string) => `with ${name}`,
-    code: 'verification code',
-    cancelled: 'CANCELLED',
-    summaryKind: 'Visit summary',
-    notInZip: 'the file could not be included',
-    footer:
-      'If anything here is not right, please tell the clinic. Notes the doctor has not signed yet and removed documents are not part of this copy.',
-    sexes: { female: 'Female', male: 'Male', other: 'Other', unknown: 'Not recorded' },
-    severities: { mild: 'mild', moderate: 'moderate', severe: 'severe', unknown: 'severity not given' },
-    conditionStatuses: { active: 'active', resolved: 'resolved' },
-    statuses: {
-      requested: 'requested',
-      confirmed: 'confirmed',
-      checked_in: 'in the waiting room',
-      in_progress: 'in progress',
-      completed: 'completed',
-      cancelled: 'cancelled',
-      no_show: 'missed',
-    },
-    categories: {
-      lab: 'Lab results',
-      imaging: 'Imaging',
-      referral: 'Referral',
-      report: 'Report',
-      other: 'Other',
-    },
-  },
-} as const satisfies Record<
-  Language,
-  {
-    sexes: Record<PatientSex, string>;
-    severities: Record<(typeof allergySeverities)[number], string>;
-    statuses: Record<AppointmentStatus, string>;
-    categories: Record<DocumentCategory, string>;
-  } & Record<string, unknown>
->;
-
 /** The summary's name inside the ZIP, in the patient's language. */
 export function recordSummaryFileName(language: Language): string {
-  return language === 'en' ? 'medical-record-summary.pdf' : 'resumen-historia-clinica.pdf';
+  return `${t(language, 'fileName.recordSummary')}.pdf`;
 }
 
 const margin = pdfMargin;
@@ -161,17 +39,17 @@ export function renderRecordSummaryPdf(
   options: { logo: Buffer | null },
 ): Promise<Buffer> {
   const language = record.language;
-  const t = texts[language];
   const zone = record.patient.timeZone;
   const dateTime = (iso: string) => formatInstant(new Date(iso), language, zone, 'longDateTime');
   const date = (iso: string) => formatInstant(new Date(iso), language, zone, 'longDate');
   const day = (calendarDay: string) => formatCalendarDate(calendarDay, language);
-  const orNotGiven = (value: string | null) => (value === null || value.trim() === '' ? t.notGiven : value);
+  const orNotGiven = (value: string | null) =>
+    value === null || value.trim() === '' ? t(language, 'pdf.common.notGiven') : value;
 
   const { document, done } = createPdfDocument({
-    Title: t.title,
+    Title: t(language, 'pdf.record.title'),
     Author: record.clinic.name,
-    Subject: `${t.title} — ${record.patient.name}`,
+    Subject: `${t(language, 'pdf.record.title')} — ${record.patient.name}`,
   });
   const width = document.page.width - margin * 2;
   const ensureRoom = (height: number) => {
@@ -192,7 +70,11 @@ export function renderRecordSummaryPdf(
   const sectionTitle = (text: string) => {
     document.moveDown(0.5);
     ensureRoom(60);
-    document.fillColor(accent).font('Helvetica-Bold').fontSize(12.5).text(text, margin, document.y, { width });
+    document
+      .fillColor(accent)
+      .font('Helvetica-Bold')
+      .fontSize(12.5)
+      .text(text, margin, document.y, { width });
     document.moveDown(0.3);
   };
   const item = (headline: string, details: string[] = []) => {
@@ -220,39 +102,55 @@ export function renderRecordSummaryPdf(
       .fillColor(ink)
       .text(value);
   };
-  const empty = (text: string = t.none) => paragraph(text, { color: muted, italic: true });
+  const empty = (text: string = t(language, 'pdf.record.none')) =>
+    paragraph(text, { color: muted, italic: true });
 
-  drawClinicHeading(document, { logo: options.logo, clinicName: record.clinic.name, title: t.title });
+  drawClinicHeading(document, {
+    logo: options.logo,
+    clinicName: record.clinic.name,
+    title: t(language, 'pdf.record.title'),
+  });
   document.moveDown(0.6);
-  paragraph(t.intro(formatInstantWithZone(new Date(record.exportedAt), language, zone, 'longDateTime')));
-  paragraph(t.zone(formatZoneName(zone, language)), { color: muted });
+  paragraph(
+    t(language, 'pdf.record.intro', {
+      exportedAt: formatInstantWithZone(new Date(record.exportedAt), language, zone, 'longDateTime'),
+    }),
+  );
+  paragraph(t(language, 'pdf.record.zone', { zone: formatZoneName(zone, language) }), { color: muted });
 
-  sectionTitle(t.personal);
-  fact(t.name, record.patient.name);
-  fact(t.dateOfBirth, record.patient.dateOfBirth === null ? t.notGiven : day(record.patient.dateOfBirth));
-  fact(t.sex, t.sexes[record.patient.sex]);
-  fact(t.phone, orNotGiven(record.patient.phone));
-  fact(t.email, record.patient.email);
-  fact(t.address, orNotGiven(record.patient.address));
-  fact(t.bloodType, orNotGiven(record.patient.bloodType));
+  sectionTitle(t(language, 'pdf.record.personal'));
+  fact(t(language, 'pdf.record.name'), record.patient.name);
+  fact(
+    t(language, 'pdf.common.dateOfBirth'),
+    record.patient.dateOfBirth === null
+      ? t(language, 'pdf.common.notGiven')
+      : day(record.patient.dateOfBirth),
+  );
+  fact(t(language, 'pdf.record.sex'), t(language, `pdf.record.sexes.${record.patient.sex}`));
+  fact(t(language, 'pdf.record.phone'), orNotGiven(record.patient.phone));
+  fact(t(language, 'pdf.record.email'), record.patient.email);
+  fact(t(language, 'pdf.record.address'), orNotGiven(record.patient.address));
+  fact(t(language, 'pdf.record.bloodType'), orNotGiven(record.patient.bloodType));
 
-  sectionTitle(t.allergies);
+  sectionTitle(t(language, 'pdf.record.allergies'));
   if (record.allergies.length === 0) {
     empty();
   }
   for (const allergy of record.allergies) {
     item(allergy.substance, [
       [
-        t.severities[allergy.severity],
-        allergy.reaction === null ? null : `${t.reaction}: ${allergy.reaction}`,
-        allergy.removedAt === null ? null : t.ended(date(allergy.removedAt)),
+        t(language, `pdf.record.severities.${allergy.severity}`),
+        allergy.reaction === null ? null : `${t(language, 'pdf.record.reaction')}: ${allergy.reaction}`,
+        allergy.removedAt === null
+          ? null
+          : t(language, 'pdf.record.ended', { date: date(allergy.removedAt) }),
       ]
         .filter((part) => part !== null)
         .join(' · '),
     ]);
   }
 
-  sectionTitle(t.conditions);
+  sectionTitle(t(language, 'pdf.record.conditions'));
   if (record.conditions.length === 0) {
     empty();
   }
@@ -263,17 +161,21 @@ export function renderRecordSummaryPdf(
         : `${condition.diagnosisCode}${condition.diagnosisName === null ? '' : ` ${condition.diagnosisName}`}`;
     item(condition.description, [
       [
-        t.conditionStatuses[condition.status],
+        t(language, `pdf.record.conditionStatuses.${condition.status}`),
         coded,
-        condition.onsetDate === null ? null : t.since(day(condition.onsetDate)),
-        condition.removedAt === null ? null : t.ended(date(condition.removedAt)),
+        condition.onsetDate === null
+          ? null
+          : t(language, 'pdf.record.since', { date: day(condition.onsetDate) }),
+        condition.removedAt === null
+          ? null
+          : t(language, 'pdf.record.ended', { date: date(condition.removedAt) }),
       ]
         .filter((part) => part !== null)
         .join(' · '),
     ]);
   }
 
-  sectionTitle(t.medications);
+  sectionTitle(t(language, 'pdf.record.medications'));
   if (record.medications.length === 0) {
     empty();
   }
@@ -282,16 +184,22 @@ export function renderRecordSummaryPdf(
       [
         medication.dose,
         medication.frequency,
-        medication.startedOn === null ? null : t.since(day(medication.startedOn)),
-        medication.stoppedOn === null ? null : t.until(day(medication.stoppedOn)),
-        medication.removedAt === null ? null : t.ended(date(medication.removedAt)),
+        medication.startedOn === null
+          ? null
+          : t(language, 'pdf.record.since', { date: day(medication.startedOn) }),
+        medication.stoppedOn === null
+          ? null
+          : t(language, 'pdf.record.until', { date: day(medication.stoppedOn) }),
+        medication.removedAt === null
+          ? null
+          : t(language, 'pdf.record.ended', { date: date(medication.removedAt) }),
       ]
         .filter((part) => part !== null && part !== '')
         .join(' · '),
     ]);
   }
 
-  sectionTitle(t.visits);
+  sectionTitle(t(language, 'pdf.record.visits'));
   if (record.appointments.length === 0) {
     empty();
   }
@@ -301,20 +209,29 @@ export function renderRecordSummaryPdf(
       .filter((note) => note.appointmentId === visit.id)
       .flatMap((note) => note.diagnoses)
       .map((diagnosis) => `${diagnosis.code} ${language === 'en' ? diagnosis.nameEn : diagnosis.nameEs}`);
-    item(`${dateTime(visit.startsAt)} · ${t.withDoctor(visit.doctor.name)}`, [
-      t.statuses[visit.status as AppointmentStatus] ?? visit.status,
-      ...(visit.reason === null || visit.reason.trim() === '' ? [] : [`${t.reason}: ${visit.reason}`]),
-      ...(diagnoses.length === 0 ? [] : [`${t.diagnoses}: ${diagnoses.join('; ')}`]),
-    ]);
+    item(
+      `${dateTime(visit.startsAt)} · ${t(language, 'pdf.record.withDoctor', { name: visit.doctor.name })}`,
+      [
+        isOneOf(appointmentStatuses, visit.status)
+          ? t(language, `pdf.record.statuses.${visit.status}`)
+          : visit.status,
+        ...(visit.reason === null || visit.reason.trim() === ''
+          ? []
+          : [`${t(language, 'pdf.record.reason')}: ${visit.reason}`]),
+        ...(diagnoses.length === 0
+          ? []
+          : [`${t(language, 'pdf.record.diagnoses')}: ${diagnoses.join('; ')}`]),
+      ],
+    );
   }
 
-  sectionTitle(t.prescriptions);
+  sectionTitle(t(language, 'pdf.record.prescriptions'));
   if (record.prescriptions.length === 0) {
     empty();
   }
   for (const prescription of record.prescriptions) {
     const headline = `${dateTime(prescription.issuedAt)} · ${prescription.doctor.name}${
-      prescription.status === 'cancelled' ? ` · ${t.cancelled}` : ''
+      prescription.status === 'cancelled' ? ` · ${t(language, 'pdf.record.cancelled')}` : ''
     }`;
     item(headline, [
       ...prescription.items.map((line) =>
@@ -322,18 +239,27 @@ export function renderRecordSummaryPdf(
           .filter((part) => part !== '')
           .join(' · '),
       ),
-      `${t.code}: ${prescription.verificationCode}`,
+      `${t(language, 'pdf.record.code')}: ${prescription.verificationCode}`,
     ]);
   }
 
-  sectionTitle(t.documents);
+  sectionTitle(t(language, 'pdf.record.documents'));
   if (record.documents.length === 0) {
-    empty(t.noneDocuments);
+    empty(t(language, 'pdf.record.noneDocuments'));
   }
   for (const entry of record.documents) {
-    const kind = entry.kind === 'visit_summary' ? t.summaryKind : t.categories[entry.category as DocumentCategory];
+    const kind =
+      entry.kind === 'visit_summary'
+        ? t(language, 'pdf.record.summaryKind')
+        : isOneOf(documentCategories, entry.category)
+          ? t(language, `pdf.record.categories.${entry.category}`)
+          : null;
     item(entry.name, [
-      [kind ?? entry.category, date(entry.createdAt), entry.path === null ? t.notInZip : null]
+      [
+        kind ?? entry.category,
+        date(entry.createdAt),
+        entry.path === null ? t(language, 'pdf.record.notInZip') : null,
+      ]
         .filter((part) => part !== null)
         .join(' · '),
     ]);
@@ -343,8 +269,13 @@ export function renderRecordSummaryPdf(
   ensureRoom(50);
   drawRule(document, width);
   document.moveDown(0.5);
-  paragraph(t.footer, { color: muted, size: 9 });
+  paragraph(t(language, 'pdf.record.footer'), { color: muted, size: 9 });
 
   document.end();
   return done;
+}
+
+/** Whether a value read from the export is one of a list's members (an unknown one is shown as it is). */
+function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
+  return (list as readonly string[]).includes(value);
 }

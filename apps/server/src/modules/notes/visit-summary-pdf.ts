@@ -8,6 +8,7 @@ import {
 } from '../prescriptions/prescription-pdf.js';
 import { formatCalendarDate, formatInstantWithZone } from '../../lib/clock.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
+import { t } from '../../text/catalogue.js';
 import { htmlToBlocks } from './html-to-blocks.js';
 import type { NoteDiagnosisRow, PrescriptionItemLine, VitalsRow } from './notes.repository.js';
 
@@ -28,80 +29,13 @@ export interface VisitSummaryInput {
   vitals: VitalsRow | null;
 }
 
-const texts = {
-  es: {
-    title: 'Resumen de la consulta',
-    patient: 'Paciente',
-    dateOfBirth: 'Fecha de nacimiento',
-    doctor: 'Médico',
-    license: 'N.º de licencia profesional',
-    visit: 'Fecha de la consulta',
-    diagnoses: 'Diagnósticos',
-    primary: 'principal',
-    plan: 'Plan y recomendaciones',
-    prescriptions: 'Medicación recetada en esta consulta',
-    vitals: 'Constantes comunicadas por el paciente',
-    reportedAt: 'Comunicadas el',
-    signedAt: 'Nota firmada electrónicamente el',
-    none: 'No consta',
-    notGiven: 'No consta',
-    footer:
-      'Este resumen recoge lo esencial de la consulta. Si tiene dudas o empeora, contacte con la clínica.',
-    vitalNames: {
-      temperatureC: 'Temperatura',
-      heartRateBpm: 'Frecuencia cardiaca',
-      systolicMmHg: 'Presión arterial',
-      diastolicMmHg: 'Presión arterial',
-      respiratoryRate: 'Frecuencia respiratoria',
-      oxygenSaturation: 'Saturación de oxígeno',
-      weightKg: 'Peso',
-      heightCm: 'Altura',
-      glucoseMgDl: 'Glucosa',
-    },
-    perMinute: 'lpm',
-    breathsPerMinute: 'rpm',
-  },
-  en: {
-    title: 'Visit summary',
-    patient: 'Patient',
-    dateOfBirth: 'Date of birth',
-    doctor: 'Doctor',
-    license: 'License number',
-    visit: 'Visit date',
-    diagnoses: 'Diagnoses',
-    primary: 'primary',
-    plan: 'Plan and recommendations',
-    prescriptions: 'Medication prescribed at this visit',
-    vitals: 'Vitals reported by the patient',
-    reportedAt: 'Reported on',
-    signedAt: 'Note signed electronically on',
-    none: 'None recorded',
-    notGiven: 'Not recorded',
-    footer:
-      'This summary covers the essentials of your visit. If you have questions or feel worse, contact the clinic.',
-    vitalNames: {
-      temperatureC: 'Temperature',
-      heartRateBpm: 'Heart rate',
-      systolicMmHg: 'Blood pressure',
-      diastolicMmHg: 'Blood pressure',
-      respiratoryRate: 'Respiratory rate',
-      oxygenSaturation: 'Oxygen saturation',
-      weightKg: 'Weight',
-      heightCm: 'Height',
-      glucoseMgDl: 'Glucose',
-    },
-    perMinute: 'bpm',
-    breathsPerMinute: 'breaths/min',
-  },
-} as const satisfies Record<Language, { vitalNames: Record<VitalName, string> } & Record<string, unknown>>;
-
 const margin = pdfMargin;
 const { ink, muted, accent } = pdfColors;
 
 /** The file name of a summary in the patient's language, e.g. `resumen-consulta-2026-05-04.pdf`. */
 export function visitSummaryFileName(language: Language, visitStartsAt: Date, timeZone: string): string {
   const day = calendarDateIn(visitStartsAt, timeZone);
-  return `${language === 'es' ? 'resumen-consulta' : 'visit-summary'}-${day}.pdf`;
+  return `${t(language, 'fileName.visitSummary')}-${day}.pdf`;
 }
 
 /**
@@ -111,11 +45,11 @@ export function visitSummaryFileName(language: Language, visitStartsAt: Date, ti
  * HTML), the medication prescribed at the visit, the reported vitals and the signing date.
  */
 export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer> {
-  const t = texts[input.language];
+  const { language } = input;
   const { document, done } = createPdfDocument({
-    Title: t.title,
+    Title: t(language, 'pdf.visitSummary.title'),
     Author: input.clinicName,
-    Subject: t.title,
+    Subject: t(language, 'pdf.visitSummary.title'),
   });
   const width = document.page.width - margin * 2;
   const zone = input.patient.timeZone;
@@ -128,7 +62,11 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
     }
   };
 
-  drawClinicHeading(document, { logo: input.logo, clinicName: input.clinicName, title: t.title });
+  drawClinicHeading(document, {
+    logo: input.logo,
+    clinicName: input.clinicName,
+    title: t(language, 'pdf.visitSummary.title'),
+  });
 
   // Patient and doctor, side by side; then the visit time.
   const columnWidth = (width - 20) / 2;
@@ -147,24 +85,27 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
     document.fillColor(ink).font('Helvetica').fontSize(10.5).text(text, x, document.y, {
       width: columnWidth,
     });
-  label(t.patient, margin, blockTop);
+  label(t(language, 'pdf.common.patient'), margin, blockTop);
   strong(input.patient.name, margin);
   value(
-    `${t.dateOfBirth}: ${input.patient.dateOfBirth === null ? t.notGiven : formatBirthDate(input.patient.dateOfBirth)}`,
+    `${t(language, 'pdf.common.dateOfBirth')}: ${input.patient.dateOfBirth === null ? t(language, 'pdf.common.notGiven') : formatBirthDate(input.patient.dateOfBirth)}`,
     margin,
   );
   const leftBottom = document.y;
   const right = margin + columnWidth + 20;
-  label(t.doctor, right, blockTop);
+  label(t(language, 'pdf.common.doctor'), right, blockTop);
   strong(input.doctor.name, right);
-  value(`${t.license}: ${input.doctor.licenseNumber ?? t.notGiven}`, right);
+  value(
+    `${t(language, 'pdf.common.license')}: ${input.doctor.licenseNumber ?? t(language, 'pdf.common.notGiven')}`,
+    right,
+  );
   document.y = Math.max(leftBottom, document.y) + 8;
   document.x = margin;
   document
     .fillColor(muted)
     .font('Helvetica')
     .fontSize(10)
-    .text(`${t.visit}: `, margin, document.y, { continued: true, width })
+    .text(`${t(language, 'pdf.visitSummary.visit')}: `, margin, document.y, { continued: true, width })
     .fillColor(ink)
     .text(formatDateTime(input.visitStartsAt));
   document.moveDown(0.6);
@@ -204,23 +145,26 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
       .fillColor(muted)
       .font('Helvetica-Oblique')
       .fontSize(10)
-      .text(t.none, margin, document.y, { width });
+      .text(t(language, 'pdf.visitSummary.none'), margin, document.y, { width });
     document.moveDown(0.25);
   };
 
   // Diagnoses: code and name in the patient's language.
-  sectionTitle(t.diagnoses);
+  sectionTitle(t(language, 'pdf.visitSummary.diagnoses'));
   if (input.diagnoses.length === 0) {
     emptyLine();
   }
   for (const diagnosis of input.diagnoses) {
     const name = input.language === 'es' ? diagnosis.nameEs : diagnosis.nameEn;
-    bodyText(`${diagnosis.code} · ${name}${diagnosis.isPrimary ? ` (${t.primary})` : ''}`, { marker: '•' });
+    bodyText(
+      `${diagnosis.code} · ${name}${diagnosis.isPrimary ? ` (${t(language, 'pdf.visitSummary.primary')})` : ''}`,
+      { marker: '•' },
+    );
   }
   document.moveDown(0.6);
 
   // The plan, as plain text.
-  sectionTitle(t.plan);
+  sectionTitle(t(language, 'pdf.visitSummary.plan'));
   const blocks = htmlToBlocks(input.planHtml);
   if (blocks.length === 0) {
     emptyLine();
@@ -235,7 +179,7 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
   document.moveDown(0.6);
 
   // Medication prescribed at the visit.
-  sectionTitle(t.prescriptions);
+  sectionTitle(t(language, 'pdf.visitSummary.prescriptions'));
   if (input.prescriptionItems.length === 0) {
     emptyLine();
   }
@@ -258,7 +202,7 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
   document.moveDown(0.6);
 
   // Vitals the patient reported.
-  sectionTitle(t.vitals);
+  sectionTitle(t(language, 'pdf.visitSummary.vitals'));
   const vitals = input.vitals === null ? [] : vitalLines(input.vitals, input.language);
   if (input.vitals === null || vitals.length === 0) {
     emptyLine();
@@ -270,7 +214,12 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
       .fillColor(muted)
       .font('Helvetica')
       .fontSize(9)
-      .text(`${t.reportedAt} ${formatDateTime(input.vitals.reportedAt)}`, margin, document.y, { width });
+      .text(
+        `${t(language, 'pdf.visitSummary.reportedAt')} ${formatDateTime(input.vitals.reportedAt)}`,
+        margin,
+        document.y,
+        { width },
+      );
   }
   document.moveDown(1);
 
@@ -282,24 +231,32 @@ export function renderVisitSummaryPdf(input: VisitSummaryInput): Promise<Buffer>
     .fillColor(ink)
     .font('Helvetica')
     .fontSize(10)
-    .text(`${t.signedAt} ${formatDateTime(input.signedAt)} · ${input.doctor.name}`, margin, document.y, {
-      width,
-    });
+    .text(
+      `${t(language, 'pdf.visitSummary.signedAt')} ${formatDateTime(input.signedAt)} · ${input.doctor.name}`,
+      margin,
+      document.y,
+      {
+        width,
+      },
+    );
   document.moveDown(0.4);
-  document.fillColor(muted).fontSize(9).text(t.footer, margin, document.y, { width });
+  document
+    .fillColor(muted)
+    .fontSize(9)
+    .text(t(language, 'pdf.visitSummary.footer'), margin, document.y, { width });
   document.end();
   return done;
 }
 
 /** One line per reported vital, with units; blood pressure as systolic/diastolic. */
 function vitalLines(vitals: VitalsRow, language: Language): string[] {
-  const t = texts[language];
   const number = (value: number, digits: number) =>
     new Intl.NumberFormat(language === 'es' ? 'es-ES' : 'en-GB', {
       maximumFractionDigits: digits,
     }).format(value);
   const lines: string[] = [];
-  const add = (name: VitalName, text: string) => lines.push(`${t.vitalNames[name]}: ${text}`);
+  const add = (name: VitalName, text: string) =>
+    lines.push(`${t(language, `pdf.visitSummary.vitalNames.${name}`)}: ${text}`);
   if (vitals.temperatureC !== null) {
     add('temperatureC', `${number(vitals.temperatureC, 1)} °C`);
   }
@@ -307,10 +264,10 @@ function vitalLines(vitals: VitalsRow, language: Language): string[] {
     add('systolicMmHg', `${vitals.systolicMmHg ?? '–'}/${vitals.diastolicMmHg ?? '–'} mmHg`);
   }
   if (vitals.heartRateBpm !== null) {
-    add('heartRateBpm', `${vitals.heartRateBpm} ${t.perMinute}`);
+    add('heartRateBpm', `${vitals.heartRateBpm} ${t(language, 'pdf.visitSummary.perMinute')}`);
   }
   if (vitals.respiratoryRate !== null) {
-    add('respiratoryRate', `${vitals.respiratoryRate} ${t.breathsPerMinute}`);
+    add('respiratoryRate', `${vitals.respiratoryRate} ${t(language, 'pdf.visitSummary.breathsPerMinute')}`);
   }
   if (vitals.oxygenSaturation !== null) {
     add('oxygenSaturation', `${vitals.oxygenSaturation} %`);

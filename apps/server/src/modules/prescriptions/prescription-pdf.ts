@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Language } from '@telemedicina/shared';
 import { formatCalendarDate, formatInstantWithZone } from '../../lib/clock.js';
+import { t } from '../../text/catalogue.js';
 import type { PrescriptionRecord } from './prescriptions.repository.js';
 
 /** What the PDF shows besides the prescription itself. */
@@ -14,57 +15,6 @@ export interface PrescriptionPdfContext {
   specialties: readonly string[];
   verificationUrl: string;
 }
-
-const texts = {
-  es: {
-    title: 'Receta médica',
-    doctor: 'Médico',
-    license: 'N.º de licencia profesional',
-    specialties: 'Especialidades',
-    patient: 'Paciente',
-    dateOfBirth: 'Fecha de nacimiento',
-    issuedAt: 'Fecha de emisión',
-    medication: 'Medicamento',
-    dose: 'Dosis',
-    route: 'Vía',
-    frequency: 'Frecuencia',
-    duration: 'Duración',
-    quantity: 'Cantidad',
-    instructions: 'Indicaciones',
-    notes: 'Notas',
-    verification: 'Código de verificación',
-    verifyAt: 'Compruebe la validez de esta receta en',
-    cancelled: 'ANULADA',
-    cancelledOn: 'Receta anulada el',
-    reason: 'Motivo',
-    signature: 'Firma del médico',
-    notGiven: 'No consta',
-  },
-  en: {
-    title: 'Medical prescription',
-    doctor: 'Doctor',
-    license: 'License number',
-    specialties: 'Specialties',
-    patient: 'Patient',
-    dateOfBirth: 'Date of birth',
-    issuedAt: 'Date issued',
-    medication: 'Medication',
-    dose: 'Dose',
-    route: 'Route',
-    frequency: 'Frequency',
-    duration: 'Duration',
-    quantity: 'Quantity',
-    instructions: 'Instructions',
-    notes: 'Notes',
-    verification: 'Verification code',
-    verifyAt: 'Check that this prescription is valid at',
-    cancelled: 'CANCELLED',
-    cancelledOn: 'Prescription cancelled on',
-    reason: 'Reason',
-    signature: "Doctor's signature",
-    notGiven: 'Not recorded',
-  },
-} as const;
 
 /** Page margin and colours of the clinic's printable documents. */
 export const pdfMargin = 50;
@@ -81,12 +31,12 @@ export function renderPrescriptionPdf(
   record: PrescriptionRecord,
   context: PrescriptionPdfContext,
 ): Promise<Buffer> {
-  const t = texts[context.language];
+  const { language } = context;
   const { prescription, items, patient, doctor } = record;
   const { document, done } = createPdfDocument({
-    Title: `${t.title} ${prescription.verificationCode}`,
+    Title: `${t(language, 'pdf.prescription.title')} ${prescription.verificationCode}`,
     Author: context.clinicName,
-    Subject: t.title,
+    Subject: t(language, 'pdf.prescription.title'),
   });
 
   const width = document.page.width - margin * 2;
@@ -94,7 +44,11 @@ export function renderPrescriptionPdf(
     formatInstantWithZone(value, context.language, context.timeZone, 'longDateTime');
   const formatBirthDate = (value: string) => formatCalendarDate(value, context.language);
 
-  drawClinicHeading(document, { logo: context.logo, clinicName: context.clinicName, title: t.title });
+  drawClinicHeading(document, {
+    logo: context.logo,
+    clinicName: context.clinicName,
+    title: t(language, 'pdf.prescription.title'),
+  });
 
   // Doctor and patient, side by side.
   const columnWidth = (width - 20) / 2;
@@ -111,29 +65,32 @@ export function renderPrescriptionPdf(
       .font('Helvetica')
       .fontSize(10.5)
       .text(text, x, document.y, { width: columnWidth });
-  label(t.doctor, margin, blockTop);
+  label(t(language, 'pdf.common.doctor'), margin, blockTop);
   document
     .font('Helvetica-Bold')
     .fontSize(11.5)
     .fillColor(ink)
     .text(doctor.name, margin, document.y, { width: columnWidth });
-  value(`${t.license}: ${doctor.licenseNumber ?? t.notGiven}`, margin);
+  value(
+    `${t(language, 'pdf.common.license')}: ${doctor.licenseNumber ?? t(language, 'pdf.common.notGiven')}`,
+    margin,
+  );
   if (context.specialties.length > 0) {
-    value(`${t.specialties}: ${context.specialties.join(', ')}`, margin);
+    value(`${t(language, 'pdf.prescription.specialties')}: ${context.specialties.join(', ')}`, margin);
   }
   const leftBottom = document.y;
   const right = margin + columnWidth + 20;
-  label(t.patient, right, blockTop);
+  label(t(language, 'pdf.common.patient'), right, blockTop);
   document
     .font('Helvetica-Bold')
     .fontSize(11.5)
     .fillColor(ink)
     .text(patient.name, right, document.y, { width: columnWidth });
   value(
-    `${t.dateOfBirth}: ${patient.dateOfBirth === null ? t.notGiven : formatBirthDate(patient.dateOfBirth)}`,
+    `${t(language, 'pdf.common.dateOfBirth')}: ${patient.dateOfBirth === null ? t(language, 'pdf.common.notGiven') : formatBirthDate(patient.dateOfBirth)}`,
     right,
   );
-  value(`${t.issuedAt}: ${formatDate(prescription.issuedAt)}`, right);
+  value(`${t(language, 'pdf.prescription.issuedAt')}: ${formatDate(prescription.issuedAt)}`, right);
   document.y = Math.max(leftBottom, document.y) + 12;
   document.x = margin;
   drawRule(document, width);
@@ -157,11 +114,11 @@ export function renderPrescriptionPdf(
       .text(item.medication, margin + 22, y, { width: width - 22 });
     document.moveDown(0.25);
     const details: [string, string][] = [
-      [t.dose, item.dose],
-      [t.route, item.route],
-      [t.frequency, item.frequency],
-      [t.duration, item.duration],
-      [t.quantity, item.quantity],
+      [t(language, 'pdf.prescription.dose'), item.dose],
+      [t(language, 'pdf.prescription.route'), item.route],
+      [t(language, 'pdf.prescription.frequency'), item.frequency],
+      [t(language, 'pdf.prescription.duration'), item.duration],
+      [t(language, 'pdf.prescription.quantity'), item.quantity],
     ];
     const cell = (width - 22) / 2;
     for (let row = 0; row < details.length; row += 2) {
@@ -189,7 +146,10 @@ export function renderPrescriptionPdf(
         .fillColor(muted)
         .font('Helvetica')
         .fontSize(9.5)
-        .text(`${t.instructions}: `, margin + 22, document.y, { continued: true, width: width - 22 })
+        .text(`${t(language, 'pdf.prescription.instructions')}: `, margin + 22, document.y, {
+          continued: true,
+          width: width - 22,
+        })
         .fillColor(ink)
         .font('Helvetica-Oblique')
         .text(item.instructions);
@@ -205,7 +165,7 @@ export function renderPrescriptionPdf(
       .fillColor(muted)
       .font('Helvetica')
       .fontSize(8.5)
-      .text(t.notes.toUpperCase(), margin, document.y, { width });
+      .text(t(language, 'pdf.prescription.notes').toUpperCase(), margin, document.y, { width });
     document.fillColor(ink).fontSize(10.5).text(prescription.notes, { width });
     document.moveDown(0.8);
   }
@@ -215,12 +175,17 @@ export function renderPrescriptionPdf(
       .fillColor('#b42318')
       .font('Helvetica-Bold')
       .fontSize(11)
-      .text(`${t.cancelledOn} ${formatDate(prescription.cancelledAt)}`, margin, document.y, { width });
+      .text(
+        `${t(language, 'pdf.prescription.cancelledOn')} ${formatDate(prescription.cancelledAt)}`,
+        margin,
+        document.y,
+        { width },
+      );
     if (prescription.cancellationReason !== null) {
       document
         .font('Helvetica')
         .fontSize(10)
-        .text(`${t.reason}: ${prescription.cancellationReason}`, { width });
+        .text(`${t(language, 'pdf.prescription.reason')}: ${prescription.cancellationReason}`, { width });
     }
     document.moveDown(0.8);
   }
@@ -240,13 +205,18 @@ export function renderPrescriptionPdf(
     .fillColor(muted)
     .font('Helvetica')
     .fontSize(9)
-    .text(t.signature, margin + width - 200, footTop + 4, { width: 200, align: 'center' });
+    .text(t(language, 'pdf.prescription.signature'), margin + width - 200, footTop + 4, {
+      width: 200,
+      align: 'center',
+    });
   const boxTop = footTop + 34;
   document.roundedRect(margin, boxTop, width, 62, 6).strokeColor(rule).lineWidth(1).stroke();
   document
     .fillColor(muted)
     .fontSize(8.5)
-    .text(t.verification.toUpperCase(), margin + 12, boxTop + 10, { width: width - 24 });
+    .text(t(language, 'pdf.prescription.verification').toUpperCase(), margin + 12, boxTop + 10, {
+      width: width - 24,
+    });
   document
     .fillColor(ink)
     .font('Courier-Bold')
@@ -256,7 +226,10 @@ export function renderPrescriptionPdf(
     .fillColor(muted)
     .font('Helvetica')
     .fontSize(9)
-    .text(`${t.verifyAt} `, margin + 12, boxTop + 44, { continued: true, width: width - 24 })
+    .text(`${t(language, 'pdf.prescription.verifyAt')} `, margin + 12, boxTop + 44, {
+      continued: true,
+      width: width - 24,
+    })
     .fillColor(accent)
     .text(context.verificationUrl, { link: context.verificationUrl });
 
@@ -264,7 +237,7 @@ export function renderPrescriptionPdf(
     const range = document.bufferedPageRange();
     for (let page = range.start; page < range.start + range.count; page += 1) {
       document.switchToPage(page);
-      drawWatermark(document, t.cancelled);
+      drawWatermark(document, t(language, 'pdf.prescription.cancelled'));
     }
   }
   document.end();

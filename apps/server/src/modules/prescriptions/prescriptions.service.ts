@@ -2,6 +2,7 @@ import { normalizeVerificationCode, type CancelPrescriptionRequest, type CreateP
 import { and, eq } from 'drizzle-orm';
 import { appointments } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
+import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { FileStorage } from '../files/file-storage.js';
@@ -211,8 +212,10 @@ export async function renderPrescriptionDocument(
     verificationUrl: verificationUrlOf(ctx, record.prescription.verificationCode),
   });
   await auditViewed(ctx, record, access, 'pdf');
-  const prefix = language === 'es' ? 'receta' : 'prescription';
-  return { bytes, fileName: `${prefix}-${record.prescription.verificationCode}.pdf` };
+  return {
+    bytes,
+    fileName: `${t(language, 'fileName.prescription')}-${record.prescription.verificationCode}.pdf`,
+  };
 }
 
 /** The issuing doctor cancels an active prescription, with a reason; 409 when already cancelled. */
