@@ -4,12 +4,8 @@ import { appMeta, diagnosisCodes } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { diagnosisCatalogue } from './catalogue.js';
-import {
-  catalogueVersion,
-  catalogueVersionKey,
-  foldForSearch,
-  loadDiagnosisCatalogue,
-} from './diagnoses.service.js';
+import { catalogueVersionKey } from './diagnoses.repository.js';
+import { catalogueVersion, foldForSearch, loadDiagnosisCatalogue } from './diagnoses.service.js';
 
 let context: TestContext;
 let doctor: SignedInClient;
