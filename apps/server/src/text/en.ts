@@ -94,6 +94,10 @@ export const en = {
       safety: 'The summary contains health information: keep it somewhere safe.',
     },
   },
+  ics: {
+    summary: 'Appointment at {{clinic}}: {{doctor}} and {{patient}}',
+    description: 'Video visit at {{clinic}} on {{when}}.\nJoin the visit at: {{link}}',
+  },
   pdf: {
     common: {
       patient: 'Patient',
@@ -227,5 +231,6 @@ export const en = {
     prescription: 'prescription',
     visitSummary: 'visit-summary',
     recordSummary: 'medical-record-summary',
+    appointmentCalendar: 'appointment',
   },
 } as const satisfies Catalogue;

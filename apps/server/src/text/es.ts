@@ -97,6 +97,10 @@ export const es = {
       safety: 'El resumen contiene datos de salud: guárdelo en un lugar seguro.',
     },
   },
+  ics: {
+    summary: 'Cita en {{clinic}}: {{doctor}} y {{patient}}',
+    description: 'Consulta por vídeo en {{clinic}} el {{when}}.\nEntre a la cita desde: {{link}}',
+  },
   pdf: {
     common: {
       patient: 'Paciente',
@@ -230,5 +234,6 @@ export const es = {
     prescription: 'receta',
     visitSummary: 'resumen-consulta',
     recordSummary: 'resumen-historia-clinica',
+    appointmentCalendar: 'cita',
   },
 } as const;

@@ -1,6 +1,7 @@
 import type { Language } from '@telemedicina/shared';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
+import { t } from '../../text/catalogue.js';
 import { getAppointment } from './appointments.service.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
@@ -29,7 +30,7 @@ export async function appointmentCalendarFile(
   const people = await loadParticipants(db, appointment);
   const { clinicName } = await loadIdentitySettings(db, ctx.config);
   return {
-    filename: `${language === 'es' ? 'cita' : 'appointment'}-${appointment.id}.ics`,
+    filename: `${t(language, 'fileName.appointmentCalendar')}-${appointment.id}.ics`,
     body: appointmentCalendar(ctx, appointment, people, reader, clinicName, ctx.now()),
   };
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../lib/clock.js';
 import { buildIcs } from '../../lib/ics.js';
+import { t } from '../../text/catalogue.js';
 import type { AppointmentCapacity } from './appointments.policy.js';
 import type { AppointmentRow } from './appointments.repository.js';
 import type { AppServices, ServiceContext } from '../context.js';
@@ -78,14 +79,12 @@ export function appointmentCalendar(
   const { language, timeZone } = reader;
   const link = appointmentLink(services, appointment.id, reader.role);
   const when = formatInstantWithZone(appointment.startsAt, language, timeZone, 'fullDateTime');
-  const summary =
-    language === 'es'
-      ? `Cita en ${clinicName}: ${people.doctor.name} y ${people.patient.name}`
-      : `Appointment at ${clinicName}: ${people.doctor.name} and ${people.patient.name}`;
-  const description =
-    language === 'es'
-      ? `Consulta por vídeo en ${clinicName} el ${when}.\nEntre a la cita desde: ${link}`
-      : `Video visit at ${clinicName} on ${when}.\nJoin the visit at: ${link}`;
+  const summary = t(language, 'ics.summary', {
+    clinic: clinicName,
+    doctor: people.doctor.name,
+    patient: people.patient.name,
+  });
+  const description = t(language, 'ics.description', { clinic: clinicName, when, link });
   return buildIcs({
     uid: appointment.id,
     host: new URL(services.config.publicOrigin).hostname,
