@@ -1,11 +1,12 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { blocking, describeViolations, runAxe } from './support/axe.js';
-import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openContext, openSignedIn } from './support/sign-in.js';
 import { settle as settleAnimations } from './support/settle.js';
-import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
 /**
  * Every screen of the app checked with axe-core (WCAG 2.x A/AA) as the role that sees it, in
@@ -15,7 +16,6 @@ import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './s
 
 let server: RunningServer;
 let browser: BrowserHandle;
-type Viewport = 'desktop' | 'phone';
 
 interface Fixture {
   patientId: string;
@@ -89,21 +89,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openContext(viewport: Viewport): Promise<BrowserContext> {
-  const context = await newContext(browser.browser, { locale: 'es-ES', viewport });
-  await context.addInitScript(() => {
-    window.localStorage.setItem('telemedicina.language', 'es');
-    window.localStorage.setItem('telemedicina.testHooks', '1');
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  });
-  return context;
-}
-
-async function openSignedIn(email: string, viewport: Viewport = 'desktop'): Promise<Page> {
-  const page = await (await openContext(viewport)).newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
+/** Every page of this journey: the interface in Spanish, the test hooks on. */
+const spanishWithHooks = { lang: 'es', testHooks: true } as const;
 
 /** Waits for a screen to have its heading and no loader left (data shown, or its empty state). */
 async function settle(page: Page): Promise<void> {
@@ -152,7 +139,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
   it('public screens: sign-in, register, password, invitation, email verification, errors, verify, guest', async () => {
     problems.length = 0;
     for (const viewport of ['desktop', 'phone'] as const) {
-      const page = await (await openContext(viewport)).newPage();
+      const page = await (await openContext(browser.browser, { ...spanishWithHooks, viewport })).newPage();
       const suffix = viewport === 'phone' ? ' @375' : '';
       await visit(page, '/', `sign-in${suffix}`);
       await visit(page, '/register', `register${suffix}`);
@@ -176,7 +163,12 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
 
   it('patient: dashboard, profile, doctors and booking, appointments, device check, waiting, chart, prescriptions', async () => {
     problems.length = 0;
-    const page = await openSignedIn('paciente1@example.com');
+    const page = await openSignedIn(
+      browser.browser,
+      server.baseUrl,
+      'paciente1@example.com',
+      spanishWithHooks,
+    );
     // The patient's home is the portal's (issue 20), built around the next visit.
     await page.getByTestId('portal-home').waitFor({ timeout: 20_000 });
     await check(page, 'patient dashboard');
@@ -209,7 +201,12 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await check(page, 'waiting (patient)');
 
     // The doctor admits; both sides see the call.
-    const doctor = await openSignedIn('medico2@example.com');
+    const doctor = await openSignedIn(
+      browser.browser,
+      server.baseUrl,
+      'medico2@example.com',
+      spanishWithHooks,
+    );
     await visit(doctor, '/admin/waiting-room', 'waiting room (doctor)');
     const entry = doctor.locator(`[data-testid="waiting-room-entry"][data-appointment="${fixture.visitId}"]`);
     await entry.getByTestId('waiting-room-admit').click({ timeout: 20_000 });
@@ -227,7 +224,9 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
       ),
       'POST guest',
     );
-    const guest = await (await openContext('phone')).newPage();
+    const guest = await (
+      await openContext(browser.browser, { ...spanishWithHooks, viewport: 'phone' })
+    ).newPage();
     await guest.goto((invite.url ?? '').replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await guest.getByTestId('device-check').waitFor({ timeout: 20_000 });
     await check(guest, 'guest page @375');
@@ -236,7 +235,10 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await page.context().close();
 
     // The main patient screens at phone width.
-    const phone = await openSignedIn('paciente1@example.com', 'phone');
+    const phone = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      ...spanishWithHooks,
+      viewport: 'phone',
+    });
     await phone.getByTestId('portal-home').waitFor({ timeout: 20_000 });
     await check(phone, 'patient dashboard @375');
     await visit(phone, `/portal/doctors/${fixture.doctorId}`, 'doctor page @375');
@@ -250,7 +252,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
 
   it('doctor and staff: dashboards, schedule, agenda, patients, chart, new prescription', async () => {
     problems.length = 0;
-    const page = await openSignedIn('medico1@example.com');
+    const page = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', spanishWithHooks);
     await check(page, 'doctor dashboard');
     await visit(page, '/admin/schedule', 'my schedule');
     await visit(page, '/admin/agenda', 'agenda');
@@ -267,12 +269,20 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(page, `/admin/patients/${fixture.patientId}/prescriptions/new`, 'new prescription');
     await page.context().close();
 
-    const phone = await openSignedIn('medico1@example.com', 'phone');
+    const phone = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      ...spanishWithHooks,
+      viewport: 'phone',
+    });
     await visit(phone, `/admin/patients/${fixture.patientId}`, 'chart @375');
     await visit(phone, '/admin/agenda', 'agenda @375');
     await phone.context().close();
 
-    const staff = await openSignedIn('recepcion@example.com');
+    const staff = await openSignedIn(
+      browser.browser,
+      server.baseUrl,
+      'recepcion@example.com',
+      spanishWithHooks,
+    );
     await check(staff, 'staff dashboard');
     await staff.context().close();
     expect(checked).toContain('new prescription');
@@ -281,7 +291,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
 
   it('admin: dashboard, users, roles, specialties, doctor schedule, audit, outbox, settings', async () => {
     problems.length = 0;
-    const page = await openSignedIn('admin@example.com');
+    const page = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', spanishWithHooks);
     await check(page, 'admin dashboard');
     await visit(page, '/admin/users', 'users');
     await visit(page, `/admin/users/${fixture.userId}`, 'user detail');
@@ -301,7 +311,10 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(page, '/admin/settings', 'settings');
     await page.context().close();
 
-    const phone = await openSignedIn('admin@example.com', 'phone');
+    const phone = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', {
+      ...spanishWithHooks,
+      viewport: 'phone',
+    });
     await check(phone, 'admin dashboard @375');
     await visit(phone, '/admin/users', 'users @375');
     await visit(phone, '/admin/audit', 'audit log @375');

@@ -1,16 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openPage, signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 
 let server: RunningServer;
 let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let adminApi: ApiSession;
-const password = 'Telemedicina2026!';
 
 beforeAll(async () => {
   // The invitation link reaches the invitee by email (the outbox hides its secret).
@@ -28,19 +28,6 @@ afterAll(async () => {
   await server?.stop();
   await mail?.close();
 });
-
-async function openPage(locale = 'es-ES', viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
-  const context = await newContext(browser.browser, { locale, viewport });
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string, secret = password): Promise<void> {
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill(secret);
-  await page.getByTestId('signin-submit').click();
-  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
-}
 
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
@@ -62,8 +49,8 @@ describe('accounts administration in the browser', () => {
     const email = `gestor.${stamp}@example.org`;
 
     // The administrator creates a role with users.manage and audit.read.
-    const admin = await openPage();
-    await signIn(admin, 'admin@example.com');
+    const admin = await openPage(browser.browser);
+    await signIn(admin, server.baseUrl, 'admin@example.com', { landsOn: /^\/admin/ });
     await admin.getByTestId('admin-nav-roles').click();
     await admin.getByTestId('roles-create').click();
     await admin.getByTestId('role-create-key').fill(roleKey);
@@ -101,7 +88,7 @@ describe('accounts administration in the browser', () => {
 
     // The invitee accepts in another browser and lands in the workspace.
     const link = await mail.waitForLink(email, '/accept-invitation', { after: invitedAt - 1000 });
-    const invitee = await openPage();
+    const invitee = await openPage(browser.browser);
     await invitee.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await invitee.getByTestId('accept-invitation-password').fill('Gestionar la clínica 2026');
     await invitee.getByTestId('accept-invitation-terms').check();
@@ -177,8 +164,8 @@ describe('accounts screens, looked at', () => {
     async ({ language, locale, viewport }) => {
       // Screens follow the account's language once signed in.
       expect((await adminApi.request('PATCH', '/me', { language })).status).toBe(200);
-      const page = await openPage(locale, viewport);
-      await signIn(page, 'admin@example.com');
+      const page = await openPage(browser.browser, { locale, viewport });
+      await signIn(page, server.baseUrl, 'admin@example.com', { landsOn: /^\/admin/ });
       await expect.poll(() => page.getAttribute('html', 'lang')).toBe(language);
       const name = (screen: string) => `admin-${screen}-${language}-${viewport}`;
 

@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { repoRoot, startServer, type RunningServer } from './support/server.js';
+import { openPage, signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 
 let server: RunningServer;
@@ -11,8 +12,6 @@ let browser: BrowserHandle;
 let adminApi: ApiSession;
 
 const sections = ['clinic', 'sessions', 'security', 'booking', 'uploads', 'video'] as const;
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 beforeAll(async () => {
   server = await startServer();
@@ -35,30 +34,7 @@ afterAll(async () => {
  * A page in a fresh context. With `lang`, the interface language is the one "chosen with the
  * switcher in this browser session", so it wins over the account's saved language at sign-in.
  */
-async function openPage(viewport: Viewport = 'desktop', lang?: Lang): Promise<Page> {
-  const context = await newContext(browser.browser, {
-    locale: lang === 'en' ? 'en-US' : 'es-ES',
-    viewport,
-  });
-  if (lang) {
-    await context.addInitScript((language) => {
-      window.localStorage.setItem('telemedicina.language', language);
-      window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-    }, lang);
-  }
-  return context.newPage();
-}
-
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  // Staff land in the admin frame, patients in the portal.
-  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/(admin|portal)/);
-}
 
 /** Lets the charts finish their entry animation before a screenshot. */
 
@@ -66,8 +42,8 @@ describe('clinic administration in the browser', () => {
   it('settings are saved per section, persist after a reload and leave audit rows; viewing the log is audited', async () => {
     const stamp = Date.now();
     const clinicName = `Clínica Prueba ${stamp}`;
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'admin@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'admin@example.com');
 
     await page.goto(`${server.baseUrl}/admin/settings`);
     const name = page.getByTestId('settings-clinic-name');
@@ -127,8 +103,8 @@ describe('clinic administration in the browser', () => {
   });
 
   it('the dashboard shows the demo clinic and the global search finds patients for an admin', async () => {
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'admin@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'admin@example.com');
     await page.goto(`${server.baseUrl}/admin?range=90`);
     const appointments = page.getByTestId('dashboard-stat-appointments').getByTestId('dashboard-stat-value');
     await appointments.waitFor();
@@ -152,8 +128,8 @@ describe('clinic administration in the browser', () => {
   });
 
   it('a patient has no clinic search in the portal, and the search API gives a patient no Users group', async () => {
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'paciente1@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'paciente1@example.com');
     expect(pathOf(page)).toMatch(/^\/portal/);
     await page.getByTestId('portal-home').waitFor();
     expect(await page.getByTestId('global-search').count()).toBe(0);
@@ -171,8 +147,8 @@ describe('clinic administration in the browser', () => {
     ['en', 'desktop'],
     ['en', 'phone'],
   ] as const)('screenshots of the clinic screens (%s, %s)', async (lang, viewport) => {
-    const page = await openPage(viewport, lang);
-    await signIn(page, 'admin@example.com');
+    const page = await openPage(browser.browser, { lang, viewport });
+    await signIn(page, server.baseUrl, 'admin@example.com');
     const shot = (name: string) => screenshot(page, `clinic-${name}-${lang}-${viewport}`);
 
     for (const section of sections) {

@@ -1,15 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openPage, signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 /** The demo doctors' zone, and the patient's own (different on purpose: mixing them up must show). */
 const doctorZone = 'America/Mexico_City';
@@ -35,25 +33,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openPage(viewport: Viewport, lang: Lang): Promise<Page> {
-  const context = await newContext(browser.browser, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context.newPage();
-}
-
 const pathOf = (page: Page) => new URL(page.url()).pathname;
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  // Staff land in the admin area, patients in their portal (issue 20).
-  await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/(admin|portal)(\/|$)/);
-}
 
 /** The date (`YYYY-MM-DD`) and 24-hour time (`HH:MM`) an instant reads in a zone. */
 function wallClock(iso: string, timeZone: string): { date: string; time: string } {
@@ -149,8 +129,8 @@ describe('booking in the browser', () => {
   let booked: BookedAppointment | null = null;
 
   it('a patient finds a doctor by specialty, books a free time and sees the appointment', async () => {
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'paciente1@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'paciente1@example.com');
     await page.goto(`${server.baseUrl}/admin/doctors`);
     await page.getByTestId('list-row').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('doctors-filter-specialty').selectOption({ label: 'Pediatría' });
@@ -192,8 +172,8 @@ describe('booking in the browser', () => {
     // The patient's clock says something else: a grid drawn in the viewer's zone would be caught.
     expect(wallClock(startsAt, patientZone).time).not.toBe(wall.time);
 
-    const page = await openPage('desktop', 'es');
-    await signIn(page, doctorEmails[doctor.name]!);
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, doctorEmails[doctor.name]!);
     await page.getByTestId('admin-nav-agenda').click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/admin/agenda');
     // Week view of the booking's week (the date in the address, in the doctor's zone).
@@ -220,8 +200,8 @@ describe('booking in the browser', () => {
     await page.context().close();
 
     // The confirmation in the outbox carries the invitation, starting at the booked instant.
-    const admin = await openPage('desktop', 'es');
-    await signIn(admin, 'admin@example.com');
+    const admin = await openPage(browser.browser, { lang: 'es' });
+    await signIn(admin, server.baseUrl, 'admin@example.com');
     const email = await bookingEmail(admin, 'paciente1@example.com');
     const index = email.attachments.findIndex((file) => file.filename.endsWith('.ics'));
     expect(index).toBeGreaterThanOrEqual(0);
@@ -266,8 +246,8 @@ describe('booking in the browser', () => {
       expect(created.status).toBe(201);
     }
 
-    const page = await openPage('desktop', 'es');
-    await signIn(page, email);
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, email);
     await page.getByTestId('admin-nav-schedule').click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/admin/schedule');
     await page.getByTestId('schedule-range').first().waitFor({ timeout: 15_000 });
@@ -322,8 +302,8 @@ describe('booking in the browser', () => {
         const { doctor, startsAt } = booked!;
         const wall = wallClock(startsAt, doctorZone);
         const suffix = `${lang}-${viewport}`;
-        const page = await openPage(viewport, lang);
-        await signIn(page, doctorEmails[doctor.name]!);
+        const page = await openPage(browser.browser, { lang, viewport });
+        await signIn(page, server.baseUrl, doctorEmails[doctor.name]!);
 
         await page.goto(`${server.baseUrl}/admin/agenda?date=${wall.date}`);
         await page.getByTestId('agenda-block').first().waitFor({ timeout: 15_000 });
@@ -350,8 +330,8 @@ describe('booking in the browser', () => {
         await screenshot(page, `schedule-profile-${suffix}`);
         await page.context().close();
 
-        const staff = await openPage(viewport, lang);
-        await signIn(staff, 'recepcion@example.com');
+        const staff = await openPage(browser.browser, { lang, viewport });
+        await signIn(staff, server.baseUrl, 'recepcion@example.com');
         await staff.goto(
           `${server.baseUrl}/admin/appointments?period=all&doctorId=${doctor.id}&from=${wall.date}&to=${wall.date}`,
         );
@@ -371,8 +351,8 @@ describe('booking in the browser', () => {
   for (const lang of ['es', 'en'] as const) {
     for (const viewport of ['desktop', 'phone'] as const) {
       it(`screens in ${lang} on ${viewport}`, async () => {
-        const page = await openPage(viewport, lang);
-        await signIn(page, 'paciente1@example.com');
+        const page = await openPage(browser.browser, { lang, viewport });
+        await signIn(page, server.baseUrl, 'paciente1@example.com');
         const suffix = `${lang}-${viewport}`;
         await page.goto(`${server.baseUrl}/admin/doctors`);
         await page.getByTestId('doctor-next-slot').first().waitFor({ timeout: 15_000 });
@@ -402,8 +382,8 @@ describe('booking in the browser', () => {
   }
   it('the patient moves the appointment to another free time, then cancels it', async () => {
     expect(appointmentPath).not.toBe('');
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'paciente1@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'paciente1@example.com');
     await page.goto(`${server.baseUrl}${appointmentPath}`);
     const before = await page.getByTestId('appointment-when').textContent();
     await page.getByTestId('appointment-reschedule').click();

@@ -1,18 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../system/support/postgres.js';
 import { ApiSession, readLatestEmail } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import {
-  bookVisitNow,
-  prepareDoctor,
-  prepareVisitClinic,
-  signInPage,
-  waitForRemoteVideos,
-} from './support/visits.js';
+import { openSignedIn } from './support/sign-in.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic, waitForRemoteVideos } from './support/visits.js';
 import { pdfText } from '../apps/server/src/test/pdf-text.js';
 
 /**
@@ -27,8 +21,6 @@ let server: RunningServer;
 let browser: BrowserHandle;
 let database: ScratchDatabase | null = null;
 let admin: ApiSession;
-
-type Lang = 'es' | 'en';
 
 beforeAll(async () => {
   if (process.env.TEST_DATABASE_URL) {
@@ -52,20 +44,6 @@ afterAll(async () => {
   await server?.stop();
   await database?.drop();
 });
-
-async function openSignedIn(target: Browser, email: string, lang: Lang): Promise<Page> {
-  const context: BrowserContext = await newContext(target, {
-    locale: lang === 'en' ? 'en-US' : 'es-ES',
-    viewport: 'desktop',
-  });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  const page = await context.newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
 
 /** The plan as stored: straight from PostgreSQL when the server runs on it, else through the API. */
 async function storedPlan(doctorApi: ApiSession, appointmentId: string): Promise<string> {
@@ -97,7 +75,9 @@ describe('clinical record during a visit', () => {
     const appointmentId = await bookVisitNow(patientApi, doctor.id, 'Sore throat and fever');
 
     // The patient reports vitals, checks devices and waits.
-    const patient = await openSignedIn(browser.browser, 'paciente1@example.com', 'en');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'en',
+    });
     await patient.goto(`${server.baseUrl}/admin/appointments/${appointmentId}`);
     await patient.getByTestId('vitals-form').waitFor({ timeout: 20_000 });
     await patient.getByTestId('vitals-temperatureC').fill('38.4');
@@ -114,7 +94,7 @@ describe('clinical record during a visit', () => {
     await patient.getByTestId('visit-waiting').waitFor({ timeout: 20_000 });
 
     // The doctor admits; both see each other.
-    const host = await openSignedIn(browser.browser, 'medico1@example.com', 'es');
+    const host = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', { lang: 'es' });
     await host.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = host.locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`);
     await entry.waitFor({ timeout: 20_000 });

@@ -2,20 +2,17 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import PDFDocument from 'pdfkit';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openSignedIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
-import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
 let patientId: string;
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 const shotDir = '/tmp/shots/documents';
 
@@ -102,21 +99,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openContext(lang: Lang, viewport: Viewport): Promise<BrowserContext> {
-  const context = await newContext(browser.browser, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context;
-}
-
-async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Promise<Page> {
-  const page = await (await openContext(lang, viewport)).newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
-
 async function uploadThroughDialog(
   page: Page,
   category: string,
@@ -158,7 +140,10 @@ describe('chart documents', () => {
   let doctor: Page;
 
   it('the patient uploads a PDF and a PNG; refusals from the server are explained in the list', async () => {
-    patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     // The patient's portal: its navigation (header on desktop, bottom bar on phones).
     await patient.locator('[data-testid="portal-nav-myRecord"]:visible').click();
     await patient.getByTestId('chart-documents').waitFor({ timeout: 20_000 });
@@ -208,7 +193,10 @@ describe('chart documents', () => {
   });
 
   it('the treating doctor sees both, previews the PDF and the image, and downloads the same bytes', async () => {
-    doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
+    doctor = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await doctor.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     const pdfRow = doctor.getByTestId('document-row').filter({ hasText: 'Analítica marzo.pdf' });
     await pdfRow.waitFor({ timeout: 20_000 });
@@ -272,7 +260,10 @@ describe('chart documents', () => {
     ['es', 'phone'],
     ['en', 'phone'],
   ] as const)('the section, the viewers and the upload dialog (%s, %s)', async ([lang, viewport]) => {
-    const page = await openSignedIn('medico1@example.com', lang, viewport);
+    const page = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang,
+      viewport,
+    });
     await page.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     const section = page.getByTestId('chart-documents');
     await section.getByTestId('document-row').first().waitFor({ timeout: 20_000 });
@@ -298,7 +289,10 @@ describe('chart documents', () => {
     await shoot(page, `pdf-preview-${lang}-${viewport}`);
     await page.context().close();
 
-    const own = await openSignedIn('paciente1@example.com', lang, viewport);
+    const own = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang,
+      viewport,
+    });
     await own.goto(`${server.baseUrl}/admin/my-record`);
     const ownSection = own.getByTestId('chart-documents');
     await ownSection.getByTestId('document-row').first().waitFor({ timeout: 20_000 });

@@ -1,16 +1,16 @@
 import type { Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession, readLatestEmail } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { demoPassword, openPage, submitSignIn } from './support/sign-in.js';
 import { totp } from './support/totp.js';
 
 let server: RunningServer;
 let mail: SmtpCatcher;
 let browser: BrowserHandle;
 let admin: ApiSession;
-const password = 'Telemedicina2026!';
 
 beforeAll(async () => {
   // Short idle timeouts so the idle-logout journey takes a minute, not half an hour.
@@ -28,23 +28,11 @@ afterAll(async () => {
   await mail?.close();
 });
 
-async function openPage(locale = 'es-ES', viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
-  const context = await newContext(browser.browser, { locale, viewport });
-  await context.addInitScript(() => window.localStorage.setItem('telemedicina.testHooks', '1'));
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string, secret = password): Promise<void> {
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill(secret);
-  await page.getByTestId('signin-submit').click();
-}
-
 const pathOf = (page: Page) => new URL(page.url()).pathname;
 
 describe('identity journeys in the browser', () => {
   it('register → verification email → verify → sign in → the patient’s portal in the chosen language', async () => {
-    const page = await openPage('en-US');
+    const page = await openPage(browser.browser, { locale: 'en-US', testHooks: true });
     const email = `lucia.${Date.now()}@example.org`;
     const started = Date.now();
     await page.goto(`${server.baseUrl}/register`);
@@ -69,7 +57,7 @@ describe('identity journeys in the browser', () => {
     await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await page.getByTestId('verify-email-success').waitFor();
     await page.getByTestId('verify-email-signin').click();
-    await signIn(page, email, 'Un paseo por el río 2026');
+    await submitSignIn(page, email, 'Un paseo por el río 2026');
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // Signed in, the account's language (es) applies.
     await expect.poll(() => page.getAttribute('html', 'lang')).toBe('es');
@@ -79,7 +67,7 @@ describe('identity journeys in the browser', () => {
   });
 
   it('reset password through the emailed link; the old password stops working', async () => {
-    const page = await openPage('es-ES');
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     const started = Date.now();
     await page.goto(`${server.baseUrl}/forgot-password`);
     await page.getByTestId('forgot-password-email').fill('paciente2@example.com');
@@ -96,10 +84,11 @@ describe('identity journeys in the browser', () => {
 
     const probe = new ApiSession(server.baseUrl);
     expect(
-      (await probe.request('POST', '/auth/login', { email: 'paciente2@example.com', password })).status,
+      (await probe.request('POST', '/auth/login', { email: 'paciente2@example.com', password: demoPassword }))
+        .status,
     ).toBe(401);
     await page.getByTestId('reset-password-signin').click();
-    await signIn(page, 'paciente2@example.com', 'Nueva clave segura 2027');
+    await submitSignIn(page, 'paciente2@example.com', 'Nueva clave segura 2027');
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // The link is single-use.
     await page.goto(link.replace(/^https?:\/\/[^/]+/, server.baseUrl));
@@ -110,7 +99,7 @@ describe('identity journeys in the browser', () => {
   });
 
   it('enrols TOTP from the profile and signs in with a code', async () => {
-    const page = await openPage('es-ES');
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     // The real-time connections the page opens (the notification bell keeps one).
     const sockets: WebSocket[] = [];
     page.on('websocket', (socket) => {
@@ -121,7 +110,7 @@ describe('identity journeys in the browser', () => {
     const sessionCookie = async (): Promise<string | undefined> =>
       (await page.context().cookies()).find((cookie) => cookie.name === 'tm_session')?.value;
     await page.goto(`${server.baseUrl}/`);
-    await signIn(page, 'medico2@example.com');
+    await submitSignIn(page, 'medico2@example.com');
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
     await page.goto(`${server.baseUrl}/admin/profile/security`);
     await expect
@@ -153,7 +142,7 @@ describe('identity journeys in the browser', () => {
     await page.getByTestId('user-menu-button').click();
     await page.getByTestId('user-menu-sign-out').click();
     await expect.poll(() => pathOf(page)).toBe('/');
-    await signIn(page, 'medico2@example.com');
+    await submitSignIn(page, 'medico2@example.com');
     await page.getByTestId('signin-mfa-step').waitFor();
     await page.getByTestId('signin-mfa-code').fill('000000' === totp(secret!) ? '111111' : '000000');
     await page.getByTestId('signin-mfa-submit').click();
@@ -169,15 +158,15 @@ describe('identity journeys in the browser', () => {
   });
 
   it('locks the account after repeated failures and says for how long', async () => {
-    const page = await openPage('es-ES');
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     await page.goto(`${server.baseUrl}/`);
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      await signIn(page, 'recepcion@example.com', `wrong-password-${attempt}`);
+      await submitSignIn(page, 'recepcion@example.com', `wrong-password-${attempt}`);
       await expect
         .poll(() => page.getByTestId('signin-error').getAttribute('data-code'))
         .toMatch(/INVALID_CREDENTIALS|ACCOUNT_LOCKED/);
     }
-    await signIn(page, 'recepcion@example.com');
+    await submitSignIn(page, 'recepcion@example.com');
     await expect
       .poll(() => page.getByTestId('signin-error').getAttribute('data-code'))
       .toBe('ACCOUNT_LOCKED');
@@ -191,9 +180,9 @@ describe('identity screens, both languages, desktop and phone; the idle logout m
   // Concurrent with the screenshots below: most of this journey is a minute of waiting for the idle timeout.
   // A concurrent test uses its own `expect`: the global one loses its test when the other one ends.
   it.concurrent('warns before the idle logout and signs the user out', async ({ expect }) => {
-    const page = await openPage('es-ES');
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     await page.goto(`${server.baseUrl}/`);
-    await signIn(page, 'paciente1@example.com');
+    await submitSignIn(page, 'paciente1@example.com');
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/portal');
     // Idle timeout is 1 minute here: the warning comes at half of it.
     await page.getByTestId('idle-warning').waitFor({ timeout: 45_000 });
@@ -218,7 +207,7 @@ describe('identity screens, both languages, desktop and phone; the idle logout m
         ['en-US', 'en'],
       ] as const) {
         for (const viewport of ['desktop', 'phone'] as const) {
-          const page = await openPage(locale, viewport);
+          const page = await openPage(browser.browser, { locale, viewport, testHooks: true });
           for (const [path, name, ready] of [
             ['/', 'signin', 'signin-email'],
             ['/register', 'register', 'register-email'],
@@ -234,7 +223,7 @@ describe('identity screens, both languages, desktop and phone; the idle logout m
             await screenshot(page, `identity-${name}-${lang}-${viewport}`);
           }
           await page.goto(`${server.baseUrl}/`);
-          await signIn(page, 'admin@example.com');
+          await submitSignIn(page, 'admin@example.com');
           await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/admin/);
           // The admin's saved language is Spanish; choose the screenshot language as a person would.
           await page.evaluate((language) => window.__telemedicinaTest!.setLanguage(language), lang);

@@ -2,6 +2,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { demoPassword } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 import { prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
@@ -167,7 +168,7 @@ async function signInByKeyboard(page: Page, email: string): Promise<void> {
   await page.goto(`${server.baseUrl}/`);
   await page.getByTestId('signin-email').waitFor();
   await typeInto(page, 'signin-email', email);
-  await typeInto(page, 'signin-password', 'Telemedicina2026!');
+  await typeInto(page, 'signin-password', demoPassword);
   await page.keyboard.press('Enter');
   // Staff land in the admin area, patients in their portal (issue 20): each with its navigation.
   await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });

@@ -1,8 +1,8 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openPage, signIn, type Lang, type Viewport } from './support/sign-in.js';
 import { whenRealtimeConnected } from './support/realtime.js';
 import { settle } from './support/settle.js';
 
@@ -22,8 +22,6 @@ let doctorId = '';
 let free: string[] = [];
 const booked: { id: string; startsAt: string }[] = [];
 
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 const variants: [Lang, Viewport][] = [
   ['es', 'desktop'],
   ['en', 'desktop'],
@@ -94,31 +92,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openPage(viewport: Viewport, lang: Lang): Promise<Page> {
-  const context = await newContext(browser.browser, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context.newPage();
-}
-
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  // Staff land in the admin area, patients in their portal (issue 20).
-  await expect
-    .poll(() => new URL(page.url()).pathname, { timeout: 15_000 })
-    .toMatch(/^\/(admin|portal)(\/|$)/);
-}
-
 describe('notification bell', () => {
   it('lists the patient’s notifications worded by kind, newest first, in both languages and widths', async () => {
     for (const [lang, viewport] of variants) {
-      const page = await openPage(viewport, lang);
-      await signIn(page, 'paciente1@example.com');
+      const page = await openPage(browser.browser, { lang, viewport });
+      await signIn(page, server.baseUrl, 'paciente1@example.com');
       const bell = page.getByTestId('notification-bell');
       await expect
         .poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 })
@@ -150,9 +128,9 @@ describe('notification bell', () => {
   });
 
   it('adds a notification that arrives live, with a toast, and marks everything read', async () => {
-    const page = await openPage('desktop', 'es');
+    const page = await openPage(browser.browser, { lang: 'es' });
     const connected = whenRealtimeConnected(page);
-    await signIn(page, 'paciente1@example.com');
+    await signIn(page, server.baseUrl, 'paciente1@example.com');
     const bell = page.getByTestId('notification-bell');
     await expect
       .poll(() => bell.getAttribute('aria-label'), { timeout: 15_000 })
@@ -181,8 +159,8 @@ describe('notification bell', () => {
   });
 
   it('tells the waiting patient about the freed time and leads to the doctor', async () => {
-    const page = await openPage('desktop', 'es');
-    await signIn(page, 'paciente2@example.com');
+    const page = await openPage(browser.browser, { lang: 'es' });
+    await signIn(page, server.baseUrl, 'paciente2@example.com');
     await page.getByTestId('notification-bell').click();
     const item = page.getByTestId('notification-item').first();
     expect(await item.getAttribute('data-kind')).toBe('waitlist.slotFreed');
@@ -196,8 +174,8 @@ describe('notification bell', () => {
 describe('waiting list', () => {
   it('offers the patient with an appointment to wait for an earlier time, joins and leaves', async () => {
     for (const [lang, viewport] of variants) {
-      const page = await openPage(viewport, lang);
-      await signIn(page, 'paciente1@example.com');
+      const page = await openPage(browser.browser, { lang, viewport });
+      await signIn(page, server.baseUrl, 'paciente1@example.com');
       await page.goto(`${server.baseUrl}/admin/doctors/${doctorId}`);
       const offer = page.getByTestId('waitlist-offer');
       await offer.waitFor({ timeout: 15_000 });
@@ -227,8 +205,8 @@ describe('waiting list', () => {
       ['es', 'phone'],
       ['en', 'desktop'],
     ] as [Lang, Viewport][]) {
-      const page = await openPage(viewport, lang);
-      await signIn(page, 'paciente2@example.com');
+      const page = await openPage(browser.browser, { lang, viewport });
+      await signIn(page, server.baseUrl, 'paciente2@example.com');
       await page.goto(`${server.baseUrl}/admin/doctors/${doctorId}`);
       await page.getByTestId('waitlist-joined').waitFor({ timeout: 15_000 });
       expect(await page.getByTestId('waitlist-notified').textContent()).toMatch(
@@ -244,8 +222,8 @@ describe('waiting list', () => {
       ['es', 'desktop'],
       ['en', 'phone'],
     ] as [Lang, Viewport][]) {
-      const page = await openPage(viewport, lang);
-      await signIn(page, 'paciente1@example.com');
+      const page = await openPage(browser.browser, { lang, viewport });
+      await signIn(page, server.baseUrl, 'paciente1@example.com');
       await page.goto(`${server.baseUrl}/admin/appointments/${booked[0]!.id}`);
       await page.getByTestId('waitlist-offer').waitFor({ timeout: 15_000 });
       await screenshot(page, `waitlist-appointment-${lang}-${viewport}`);
@@ -265,8 +243,8 @@ describe('outbox attachments', () => {
     );
     const email = list.data.find((item) => item.template === 'appointment-booked')!;
     for (const [lang, viewport] of variants) {
-      const page = await openPage(viewport, lang);
-      await signIn(page, 'admin@example.com');
+      const page = await openPage(browser.browser, { lang, viewport });
+      await signIn(page, server.baseUrl, 'admin@example.com');
       await page.goto(`${server.baseUrl}/admin/outbox?message=${email.id}`);
       const link = page.getByTestId('outbox-attachment');
       await link.waitFor({ timeout: 15_000 });

@@ -7,6 +7,7 @@ import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { mimeParts } from './support/mime.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
@@ -103,12 +104,8 @@ function at(page: Page, path = ''): string {
 
 async function signedIn(email: string, lang: Lang, width: number): Promise<Page> {
   const page = await (await openContext(lang, width)).newPage();
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
   // Patients land in their portal, staff in the admin frame.
-  await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });
+  await signIn(page, server.baseUrl, email);
   areas.set(page, new URL(page.url()).pathname.startsWith('/portal') ? '/portal' : '/admin');
   return page;
 }

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signInPage } from './support/visits.js';
+import { demoPassword, openSignedIn } from './support/sign-in.js';
 
 /**
  * Issue 21, finding 1, against the built server started as in production
@@ -85,7 +85,7 @@ describe('the outbox is no way into someone else’s account (built server, no S
       await anonymous.request('POST', '/auth/password/reset', { token, password: takeoverPassword });
     }
     expect(await signInStatus('paciente1@example.com', takeoverPassword)).toBe(401);
-    expect(await signInStatus('paciente1@example.com', 'Telemedicina2026!')).toBe(200);
+    expect(await signInStatus('paciente1@example.com', demoPassword)).toBe(200);
     // What was sent to whom is still there, without the secret.
     expect(seen).toContain('reset-password?token=[hidden]');
   });
@@ -151,8 +151,7 @@ describe('the outbox is no way into someone else’s account (built server, no S
     const reset = list.body.data.find((item) => item.template === 'reset-password')!;
     browser = await launchBrowser();
     for (const viewport of ['desktop', 'phone'] as const) {
-      const page = await (await newContext(browser.browser, { viewport })).newPage();
-      await signInPage(page, server.baseUrl, 'admin@example.com');
+      const page = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', { viewport });
       await page.goto(`${server.baseUrl}/admin/outbox?message=${reset.id}`);
       const notice = page.getByTestId('outbox-hidden-links');
       await notice.waitFor({ timeout: 15_000 });

@@ -6,8 +6,9 @@ import { ApiSession } from './support/api.js';
 import { expectNoSeriousViolations } from './support/axe.js';
 import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
-import { prepareDoctor, prepareVisitClinic, signInPage, waitForRemoteVideos } from './support/visits.js';
+import { prepareDoctor, prepareVisitClinic, waitForRemoteVideos } from './support/visits.js';
 import { clickThrough } from './support/navigation.js';
 
 /**
@@ -206,7 +207,7 @@ describe('phone widths', () => {
   it('directory, booking, visit and call at 360/390 px: names whole, the patient can hang up', async () => {
     const patientContext = await openContext('es', 390, 844);
     const patient = await patientContext.newPage();
-    await signInPage(patient, server.baseUrl, 'paciente1@example.com');
+    await signIn(patient, server.baseUrl, 'paciente1@example.com');
 
     // The directory: cards, names whole at 390 and 360 px, filters in a sheet.
     await openDirectory(patient);
@@ -254,7 +255,7 @@ describe('phone widths', () => {
     // The doctor admits from the waiting room.
     const doctorContext = await openContext('en', 1280, 800);
     const doctor = await doctorContext.newPage();
-    await signInPage(doctor, server.baseUrl, 'medico1@example.com');
+    await signIn(doctor, server.baseUrl, 'medico1@example.com');
     await doctor.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = doctor.locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`);
     await entry.waitFor({ timeout: 20_000 });
@@ -345,7 +346,7 @@ describe('phone widths', () => {
     for (const lang of ['es', 'en'] as const) {
       const context = await openContext(lang, 1280, 800);
       const page = await context.newPage();
-      await signInPage(page, server.baseUrl, 'paciente1@example.com');
+      await signIn(page, server.baseUrl, 'paciente1@example.com');
       await openDirectory(page);
       await expectNamesWhole(page, '[data-testid="doctor-row-name"]', `directory ${lang} @1280`);
       expect(await page.getByTestId('doctors-filter-specialty').isVisible()).toBe(true);

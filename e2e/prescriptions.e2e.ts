@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openContext, openSignedIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
-import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
@@ -13,9 +14,6 @@ let doctorId: string;
 let patientId: string;
 let patientName: string;
 let appointmentId: string;
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 beforeAll(async () => {
   server = await startServer();
@@ -34,21 +32,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function openContext(target: Browser, lang: Lang, viewport: Viewport): Promise<BrowserContext> {
-  const context = await newContext(target, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context;
-}
-
-async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Promise<Page> {
-  const page = await (await openContext(browser.browser, lang, viewport)).newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
 
 async function fillItem(page: Page, index: number, values: Record<string, string>): Promise<void> {
   for (const [field, value] of Object.entries(values)) {
@@ -91,7 +74,10 @@ async function settleAtTop(page: Page): Promise<void> {
 describe('prescriptions', () => {
   it('a doctor prescribes and downloads the PDF; the patient reads it; the public page verifies it, then shows it cancelled', async () => {
     // The doctor, from the visit's "Prescribe" link target.
-    const doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
+    const doctor = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await doctor.goto(
       `${server.baseUrl}/admin/patients/${patientId}/prescriptions/new?appointmentId=${appointmentId}`,
     );
@@ -120,7 +106,10 @@ describe('prescriptions', () => {
     expect(doctorPdf.bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
 
     // The patient sees it (no cancel button) and downloads the same PDF.
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await patient.goto(prescriptionUrl);
     await patient.getByTestId('prescription-page').waitFor();
     expect(await patient.getByTestId('prescription-patient').textContent()).toBe(patientName);
@@ -136,7 +125,7 @@ describe('prescriptions', () => {
       ['es', 'phone'],
       ['en', 'phone'],
     ] as const) {
-      const visitor = await (await openContext(browser.browser, lang, viewport)).newPage();
+      const visitor = await (await openContext(browser.browser, { lang, viewport })).newPage();
       await visitor.goto(`${server.baseUrl}/verify`);
       await visitor.getByTestId('verify-code').fill(code.toLowerCase().replace(/-/g, ' '));
       await visitor.getByTestId('verify-submit').click();
@@ -158,7 +147,10 @@ describe('prescriptions', () => {
       ['es', 'phone'],
       ['en', 'phone'],
     ] as const) {
-      const page = await openSignedIn('medico1@example.com', lang, viewport);
+      const page = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+        lang,
+        viewport,
+      });
       await page.goto(
         `${server.baseUrl}/admin/patients/${patientId}/prescriptions/new?appointmentId=${appointmentId}`,
       );
@@ -181,7 +173,7 @@ describe('prescriptions', () => {
     expect(await doctor.getByTestId('prescription-cancel').count()).toBe(0);
     await settleAtTop(doctor);
     await screenshot(doctor, 'prescriptions-page-cancelled-es-desktop');
-    const visitor = await (await openContext(browser.browser, 'es', 'desktop')).newPage();
+    const visitor = await (await openContext(browser.browser, { lang: 'es', viewport: 'desktop' })).newPage();
     await visitor.goto(`${server.baseUrl}/verify/${code}`);
     await visitor.getByTestId('verify-result').waitFor({ timeout: 20_000 });
     expect(await visitor.getByTestId('verify-result').getAttribute('data-status')).toBe('cancelled');

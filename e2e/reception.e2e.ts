@@ -5,6 +5,7 @@ import { ApiSession, readLatestEmail } from './support/api.js';
 import { blocking, describeViolations, runAxe } from './support/axe.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 
 /*
@@ -80,11 +81,7 @@ async function signedIn(email: string, lang: Lang, width: number): Promise<Page>
   }, lang);
   contexts.push(context);
   const page = await context.newPage();
-  await page.goto(`${server.baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL(/\/admin(\/|$)/, { timeout: 20_000 });
+  await signIn(page, server.baseUrl, email, { landsOn: /^\/admin(\/|$)/ });
   return page;
 }
 

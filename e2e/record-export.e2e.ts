@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openSignedIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
-import { signInPage } from './support/visits.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
@@ -14,20 +14,6 @@ let patientId: string;
 /** Screens go to screenshots/ like every journey's, or to EXPORT_SHOTS_DIR when set. */
 const shotDir = process.env.EXPORT_SHOTS_DIR ?? null;
 const reason = 'Solicitud escrita del paciente para llevar su historia a otra clínica';
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
-
-async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Promise<Page> {
-  const context = await newContext(browser.browser, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  const page = await context.newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
 
 async function shoot(page: Page, name: string): Promise<void> {
   await settle(page);
@@ -87,7 +73,10 @@ afterAll(async () => {
 
 describe('record export', () => {
   it('the patient downloads their record as a ZIP from "My record"', async () => {
-    const page = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    const page = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await page.goto(`${server.baseUrl}/admin/my-record`);
     const button = page.getByTestId('record-export-download');
     await button.waitFor({ timeout: 20_000 });
@@ -103,7 +92,10 @@ describe('record export', () => {
   });
 
   it('an administrator exports a patient’s record from the chart, stating why', async () => {
-    const page = await openSignedIn('admin@example.com', 'es', 'desktop');
+    const page = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await page.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     await page.getByTestId('chart-export-open').click({ timeout: 20_000 });
     await page.getByTestId('record-export-confirm').click();
@@ -120,7 +112,10 @@ describe('record export', () => {
     await page.context().close();
 
     // The patient is told, and the access log names the export.
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await patient.goto(`${server.baseUrl}/admin/profile/record-access`);
     await patient.getByText('Exportó su historia clínica').first().waitFor({ timeout: 20_000 });
     await patient.context().close();
@@ -131,13 +126,19 @@ describe('record export', () => {
       for (const viewport of ['desktop', 'phone'] as const) {
         const width = viewport === 'desktop' ? 1440 : 375;
         if (!(lang === 'es' && viewport === 'desktop')) {
-          const patient = await openSignedIn('paciente1@example.com', lang, viewport);
+          const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+            lang,
+            viewport,
+          });
           await patient.goto(`${server.baseUrl}/admin/my-record`);
           await patient.getByTestId('record-export-download').waitFor({ timeout: 20_000 });
           await shoot(patient, `patient-button-${lang}-${width}`);
           await patient.context().close();
         }
-        const admin = await openSignedIn('admin@example.com', lang, viewport);
+        const admin = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', {
+          lang,
+          viewport,
+        });
         await admin.goto(`${server.baseUrl}/admin/patients/${patientId}`);
         await admin.getByTestId('chart').waitFor({ timeout: 20_000 });
         await shoot(admin, `admin-chart-${lang}-${width}`);

@@ -1,11 +1,11 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { demoPassword, openSignedIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
-import { signInPage } from './support/visits.js';
 import { clickThrough } from './support/navigation.js';
 
 let server: RunningServer;
@@ -14,9 +14,6 @@ let browser: BrowserHandle;
 let patientId: string;
 const outsiderEmail = 'medico3@example.com';
 const reason = 'Paciente atendido en urgencias sin consciencia; necesito conocer sus alergias.';
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 /** A doctor with no appointment with any patient (invited by the admin), for the emergency access. */
 async function inviteOutsiderDoctor(): Promise<void> {
@@ -34,7 +31,7 @@ async function inviteOutsiderDoctor(): Promise<void> {
   );
   const accepted = await new ApiSession(server.baseUrl).request('POST', '/auth/invitations/accept', {
     token,
-    password: 'Telemedicina2026!',
+    password: demoPassword,
     acceptTerms: true,
   });
   expect(accepted.status).toBeLessThan(300);
@@ -57,21 +54,6 @@ afterAll(async () => {
   await mail?.close();
 });
 
-async function openContext(lang: Lang, viewport: Viewport): Promise<BrowserContext> {
-  const context = await newContext(browser.browser, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context;
-}
-
-async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Promise<Page> {
-  const page = await (await openContext(lang, viewport)).newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
-
 async function settleAtTop(page: Page): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   await settle(page);
@@ -86,7 +68,10 @@ describe('patient chart', () => {
   let patient: Page;
 
   it('the treating doctor finds the patient in their list and adds an allergy, a condition and a medication', async () => {
-    doctor = await openSignedIn('medico1@example.com', 'es', 'desktop');
+    doctor = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await clickThrough(
       doctor,
       doctor.getByTestId('admin-nav-patients'),
@@ -122,7 +107,10 @@ describe('patient chart', () => {
   });
 
   it('the patient sees the allergy in their own chart (read-only lists) and the doctor in the access log', async () => {
-    patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     // The patient's portal: its navigation (header on desktop, bottom bar on phones).
     await patient.locator('[data-testid="portal-nav-myRecord"]:visible').click();
     await patient.getByTestId('chart-allergy').filter({ hasText: 'Penicilina' }).waitFor({ timeout: 20_000 });
@@ -135,7 +123,10 @@ describe('patient chart', () => {
 
   it('a doctor without a relationship is refused, then opens the chart with a reasoned emergency access the patient sees', async () => {
     // A doctor without a relationship is refused, then opens the chart with a reasoned emergency access.
-    const outsider = await openSignedIn(outsiderEmail, 'es', 'desktop');
+    const outsider = await openSignedIn(browser.browser, server.baseUrl, outsiderEmail, {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await outsider.goto(`${server.baseUrl}/admin/patients/${patientId}`);
     await outsider.getByTestId('chart-not-found').waitFor({ timeout: 20_000 });
     expect(await outsider.getByTestId('chart').count()).toBe(0);
@@ -172,7 +163,10 @@ describe('patient chart', () => {
   ] as const)(
     'the patient list, both charts, the access log and the emergency form (%s, %s)',
     async ([lang, viewport]) => {
-      const doctorPage = await openSignedIn('medico1@example.com', lang, viewport);
+      const doctorPage = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+        lang,
+        viewport,
+      });
       await doctorPage.goto(`${server.baseUrl}/admin/patients`);
       await doctorPage.getByTestId('patient-row-name').first().waitFor({ timeout: 20_000 });
       await settleAtTop(doctorPage);
@@ -183,7 +177,10 @@ describe('patient chart', () => {
       await screenshot(doctorPage, `records-chart-doctor-${lang}-${viewport}`);
       await doctorPage.context().close();
 
-      const patientPage = await openSignedIn('paciente1@example.com', lang, viewport);
+      const patientPage = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+        lang,
+        viewport,
+      });
       await patientPage.goto(`${server.baseUrl}/admin/my-record`);
       await patientPage.getByTestId('chart-allergy').first().waitFor({ timeout: 20_000 });
       await settleAtTop(patientPage);
@@ -195,7 +192,10 @@ describe('patient chart', () => {
       await patientPage.context().close();
 
       if (lang !== 'es' || viewport !== 'desktop') {
-        const outsiderPage = await openSignedIn('medico2@example.com', lang, viewport);
+        const outsiderPage = await openSignedIn(browser.browser, server.baseUrl, 'medico2@example.com', {
+          lang,
+          viewport,
+        });
         await outsiderPage.goto(`${server.baseUrl}/admin/patients/00000000-0000-4000-8000-000000000000`);
         await outsiderPage.getByTestId('chart-emergency-open').click();
         await outsiderPage.getByTestId('emergency-reason').fill(reason);

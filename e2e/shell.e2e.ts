@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openPage } from './support/sign-in.js';
 import { afterInput } from './support/settle.js';
 import { xssPayloads } from './support/xss-payloads.js';
 
@@ -18,21 +19,6 @@ afterAll(async () => {
   await server?.stop();
 });
 
-interface OpenOptions {
-  locale?: string;
-  viewport?: 'desktop' | 'phone';
-  testHooks?: boolean;
-}
-
-/** A fresh page (own context: own storage, own history) in the given browser language. */
-async function openPage(options: OpenOptions = {}): Promise<Page> {
-  const context = await newContext(browser.browser, options);
-  if (options.testHooks) {
-    await context.addInitScript(() => window.localStorage.setItem('telemedicina.testHooks', '1'));
-  }
-  return context.newPage();
-}
-
 async function closePage(page: Page): Promise<void> {
   await page.context().close();
 }
@@ -46,7 +32,7 @@ describe('root and languages', () => {
     ['en-US', 'en', 'Go to a safe place'],
     ['de-DE', 'en', 'Go to a safe place'],
   ])('browser language %s starts the app in %s', async (locale, lang, buttonText) => {
-    const page = await openPage({ locale });
+    const page = await openPage(browser.browser, { locale });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await expect.poll(() => page.title()).toBe('Telemedicina');
     await expect.poll(() => page.getAttribute('html', 'lang')).toBe(lang);
@@ -55,7 +41,7 @@ describe('root and languages', () => {
   });
 
   it('switches language from the switcher, keeps the choice after a reload', async () => {
-    const page = await openPage({ locale: 'es-ES' });
+    const page = await openPage(browser.browser, { locale: 'es-ES' });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await expect.poll(() => page.getByTestId('error-page-title').textContent()).toBe('Sitio no encontrado');
     await page.getByTestId('language-switcher').click();
@@ -68,7 +54,7 @@ describe('root and languages', () => {
   });
 
   it('fetches translations from /assets/i18n/{lang}.json', async () => {
-    const page = await openPage({ locale: 'es-ES' });
+    const page = await openPage(browser.browser, { locale: 'es-ES' });
     const requested: string[] = [];
     page.on('request', (request) => requested.push(new URL(request.url()).pathname));
     await page.goto(`${server.baseUrl}/no-such-page`);
@@ -87,7 +73,7 @@ describe('error pages', () => {
     ['/admin/does/not/exist/at/all', 'Sitio no encontrado', 'Ir a un sitio seguro'],
     ['/error-500', 'Error de servidor', 'Intentar de nuevo'],
   ])('%s shows "%s" and its button goes back one step', async (path, title, action) => {
-    const page = await openPage({ locale: 'es-ES' });
+    const page = await openPage(browser.browser, { locale: 'es-ES' });
     await page.goto(`${server.baseUrl}/register`);
     await page.goto(`${server.baseUrl}${path}`);
     await expect.poll(() => page.getByTestId('error-page-title').textContent()).toBe(title);
@@ -100,7 +86,7 @@ describe('error pages', () => {
   it('with no history to go back to, the button leads to the start page', async () => {
     // A window opened straight on the page has a history of one entry (a new Playwright page
     // would start with about:blank behind it).
-    const opener = await openPage({ locale: 'es-ES' });
+    const opener = await openPage(browser.browser, { locale: 'es-ES' });
     await opener.goto(`${server.baseUrl}/no-such-page`);
     const [page] = await Promise.all([
       opener.context().waitForEvent('page'),
@@ -118,7 +104,7 @@ describe('error pages', () => {
     ['en-US', 'en'],
   ])('screenshots of the error pages (%s)', async (locale, lang) => {
     for (const viewport of ['desktop', 'phone'] as const) {
-      const page = await openPage({ locale, viewport });
+      const page = await openPage(browser.browser, { locale, viewport });
       await page.goto(`${server.baseUrl}/no-such-page`);
       await page.getByTestId('error-page-title').waitFor();
       await screenshot(page, `shell-not-found-${lang}-${viewport}`);
@@ -132,7 +118,7 @@ describe('error pages', () => {
 
 describe('message dialog', () => {
   it('opens for an error with its icon and HTML content, and cannot be dismissed by backdrop or Escape', async () => {
-    const page = await openPage({ locale: 'es-ES', testHooks: true });
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     const opened = await page.evaluate(() =>
@@ -167,7 +153,7 @@ describe('message dialog', () => {
   });
 
   it('shows the success icon, closes with its close button, and opens nothing for an empty alert', async () => {
-    const page = await openPage({ locale: 'en-US', testHooks: true, viewport: 'phone' });
+    const page = await openPage(browser.browser, { locale: 'en-US', testHooks: true, viewport: 'phone' });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     for (const empty of [null, { type: 'error', content: '' }, { type: 'success', content: '   ' }]) {
@@ -197,7 +183,7 @@ describe('message dialog', () => {
 
   it(`executes none of ${xssPayloads.length} XSS payloads`, async () => {
     expect(xssPayloads.length).toBeGreaterThanOrEqual(30);
-    const page = await openPage({ locale: 'es-ES', testHooks: true });
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     const jsDialogs: string[] = [];
     page.on('dialog', (dialog) => {
       jsDialogs.push(dialog.message());
@@ -239,7 +225,7 @@ describe('message dialog', () => {
 
 describe('spinner overlay and API client', () => {
   it('shows the spinner while a slow request is in flight and hides it after', async () => {
-    const page = await openPage({ locale: 'es-ES', testHooks: true });
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     // The request is held open until the spinner has been seen, then released: the test controls
     // how slow the request is, so the spinner's own appearance delay cannot race the machine.
     let release!: () => void;
@@ -267,7 +253,7 @@ describe('spinner overlay and API client', () => {
   });
 
   it('shows the spinner while the loading flag is on (phone, English)', async () => {
-    const page = await openPage({ locale: 'en-US', testHooks: true, viewport: 'phone' });
+    const page = await openPage(browser.browser, { locale: 'en-US', testHooks: true, viewport: 'phone' });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     await page.evaluate(() => window.__telemedicinaTest!.setLoading(true));
@@ -279,7 +265,7 @@ describe('spinner overlay and API client', () => {
   });
 
   it('sends X-XSRF-TOKEN from the cookie on unsafe requests; the server refuses one without it', async () => {
-    const page = await openPage({ locale: 'es-ES', testHooks: true });
+    const page = await openPage(browser.browser, { locale: 'es-ES', testHooks: true });
     await page.goto(`${server.baseUrl}/no-such-page`);
     await hooks(page);
     const cookies = await page.context().cookies();

@@ -1,24 +1,21 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, screenshot, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openContext, openSignedIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 import {
   bookVisitNow,
   prepareDoctor,
   prepareVisitClinic,
   remoteVideoFrames,
-  signInPage,
   waitForRemoteVideos,
 } from './support/visits.js';
 
 let server: RunningServer;
 let browser: BrowserHandle;
 let admin: ApiSession;
-
-type Lang = 'es' | 'en';
-type Viewport = 'desktop' | 'phone';
 
 beforeAll(async () => {
   server = await startServer();
@@ -30,22 +27,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
-
-async function openContext(target: Browser, lang: Lang, viewport: Viewport): Promise<BrowserContext> {
-  const context = await newContext(target, { locale: lang === 'en' ? 'en-US' : 'es-ES', viewport });
-  await context.addInitScript((language) => {
-    window.localStorage.setItem('telemedicina.language', language);
-    window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-  }, lang);
-  return context;
-}
-
-async function openSignedIn(email: string, lang: Lang, viewport: Viewport): Promise<Page> {
-  const context = await openContext(browser.browser, lang, viewport);
-  const page = await context.newPage();
-  await signInPage(page, server.baseUrl, email);
-  return page;
-}
 
 /** The patient runs the device check (stored on the appointment) and checks in. */
 async function checkDevicesAndCheckIn(page: Page, shot?: string): Promise<void> {
@@ -93,7 +74,10 @@ describe('video visit in the browser', () => {
     await patientSession.signIn('paciente1@example.com');
     const appointmentId = await bookVisitNow(patientSession, doctor.id, 'Revisión por video');
 
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'desktop');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await patient.goto(`${server.baseUrl}/admin/appointments/${appointmentId}`);
     await patient.getByTestId('appointment-join-visit').click({ timeout: 20_000 });
     await checkDevicesAndCheckIn(patient, 'visit-device-check-es-desktop');
@@ -106,7 +90,10 @@ describe('video visit in the browser', () => {
     expect(stored.status).toBe(200);
     expect(stored.body.deviceCheck?.risk).toMatch(/^(ok|warning)$/);
 
-    const host = await openSignedIn('medico1@example.com', 'en', 'desktop');
+    const host = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'en',
+      viewport: 'desktop',
+    });
     await host.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = host.locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`);
     await entry.waitFor({ timeout: 20_000 });
@@ -220,12 +207,18 @@ describe('video visit in the browser', () => {
     await patientSession.signIn('paciente2@example.com');
     const appointmentId = await bookVisitNow(patientSession, doctor.id, 'Consulta con intérprete');
 
-    const patient = await openSignedIn('paciente2@example.com', 'en', 'phone');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente2@example.com', {
+      lang: 'en',
+      viewport: 'phone',
+    });
     await patient.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
     await checkDevicesAndCheckIn(patient, 'visit-device-check-en-phone');
     await screenshot(patient, 'visit-waiting-patient-en-phone');
 
-    const host = await openSignedIn('medico2@example.com', 'es', 'desktop');
+    const host = await openSignedIn(browser.browser, server.baseUrl, 'medico2@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await host.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = host.locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`);
     await entry.getByTestId('waiting-room-admit').click({ timeout: 20_000 });
@@ -240,7 +233,7 @@ describe('video visit in the browser', () => {
     await screenshot(host, 'visit-invite-es-desktop');
     await host.keyboard.press('Escape');
 
-    const guestContext = await openContext(browser.browser, 'es', 'phone');
+    const guestContext = await openContext(browser.browser, { lang: 'es', viewport: 'phone' });
     const guest = await guestContext.newPage();
     await guest.goto(url.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     await guest.getByTestId('device-check').waitFor({ timeout: 20_000 });
@@ -268,7 +261,7 @@ describe('video visit in the browser', () => {
     await screenshot(guest, 'visit-call-es-phone');
 
     // The same link in another browser: already used, said in Spanish.
-    const otherContext = await openContext(browser.browser, 'es', 'desktop');
+    const otherContext = await openContext(browser.browser, { lang: 'es', viewport: 'desktop' });
     const other = await otherContext.newPage();
     await other.goto(url.replace(/^https?:\/\/[^/]+/, server.baseUrl));
     const error = other.getByTestId('guest-error');
@@ -300,18 +293,27 @@ describe('video visit in the browser', () => {
     const appointmentId = await bookVisitNow(patientSession, doctor.id, 'Control');
 
     // The device check on its own page, in English on a desktop.
-    const desktop = await openSignedIn('paciente1@example.com', 'en', 'desktop');
+    const desktop = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'en',
+      viewport: 'desktop',
+    });
     await desktop.goto(`${server.baseUrl}/admin/visits/${appointmentId}/check`);
     await desktop.getByTestId('device-check-risk').waitFor({ timeout: 20_000 });
     await screenshot(desktop, 'visit-device-check-en-desktop');
     await desktop.context().close();
 
-    const patient = await openSignedIn('paciente1@example.com', 'es', 'phone');
+    const patient = await openSignedIn(browser.browser, server.baseUrl, 'paciente1@example.com', {
+      lang: 'es',
+      viewport: 'phone',
+    });
     await patient.goto(`${server.baseUrl}/admin/visits/${appointmentId}`);
     await checkDevicesAndCheckIn(patient, 'visit-device-check-es-phone');
     await screenshot(patient, 'visit-waiting-patient-es-phone');
 
-    const hostPhone = await openSignedIn('medico1@example.com', 'es', 'phone');
+    const hostPhone = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'es',
+      viewport: 'phone',
+    });
     await hostPhone.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = hostPhone.locator(
       `[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`,
@@ -330,7 +332,10 @@ describe('video visit in the browser', () => {
     await patient.getByTestId('visit-running-late').waitFor({ timeout: 15_000 });
     await screenshot(patient, 'visit-waiting-notices-es-phone');
 
-    const hostDesktop = await openSignedIn('medico1@example.com', 'es', 'desktop');
+    const hostDesktop = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
+      lang: 'es',
+      viewport: 'desktop',
+    });
     await hostDesktop.goto(`${server.baseUrl}/admin/waiting-room`);
     await hostDesktop
       .locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`)

@@ -4,10 +4,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, newContext, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
+import { openContext, signIn } from './support/sign-in.js';
 import { afterInput } from './support/settle.js';
-import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from './support/visits.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 import { xssPayloads } from './support/xss-payloads.js';
 
 /**
@@ -171,10 +172,10 @@ afterAll(async () => {
 });
 
 async function openAs(email: string, viewport: 'desktop' | 'phone' = 'desktop'): Promise<Page> {
-  const context = await newContext(browser.browser, { locale: 'es-ES', viewport });
+  const context = await openContext(browser.browser, { viewport });
   contexts.push(context);
   const page = await context.newPage();
-  await signInPage(page, server.baseUrl, email);
+  await signIn(page, server.baseUrl, email);
   return page;
 }
 

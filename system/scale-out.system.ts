@@ -10,6 +10,7 @@
 import { randomInt } from 'node:crypto';
 import type { ChatMessage, VisitJoinResult, VisitSignalDelivery, WaitingRoom } from '@telemedicina/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { demoPassword } from '../e2e/support/demo-accounts.js';
 import { AppProcess } from './support/app-process.js';
 import { startBalancer, type Balancer } from './support/balancer.js';
 import { ChatParticipant } from './support/chat.js';
@@ -70,7 +71,7 @@ describe('two instances behind a round-robin proxy', () => {
     const client = new HttpClient(balancer.url);
     const signIn = await client.request('POST', '/auth/login', {
       email: 'paciente2@example.com',
-      password: 'Telemedicina2026!',
+      password: demoPassword,
     });
     expect(signIn.status).toBe(200);
     const signedInOn = signIn.headers.get('x-backend');

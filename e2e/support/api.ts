@@ -1,3 +1,5 @@
+import { demoPassword } from './demo-accounts.js';
+
 /**
  * A tiny API client for browser tests that need to act as another user
  * (e.g. an admin reading the email outbox): keeps cookies, sends the XSRF header.
@@ -41,7 +43,7 @@ export class ApiSession {
     return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
   }
 
-  async signIn(email: string, password = 'Telemedicina2026!'): Promise<void> {
+  async signIn(email: string, password = demoPassword): Promise<void> {
     const answer = await this.request('POST', '/auth/login', { email, password });
     if (answer.status !== 200) {
       throw new Error(`Sign-in of ${email} answered ${answer.status}: ${JSON.stringify(answer.body)}`);

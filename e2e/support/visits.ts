@@ -108,15 +108,6 @@ export async function bookVisitNow(
   return appointment.id;
 }
 
-/** Signs a page in through the sign-in form and waits for the person's area: the admin area, or the portal for a patient. */
-export async function signInPage(page: Page, baseUrl: string, email: string): Promise<void> {
-  await page.goto(`${baseUrl}/`);
-  await page.getByTestId('signin-email').fill(email);
-  await page.getByTestId('signin-password').fill('Telemedicina2026!');
-  await page.getByTestId('signin-submit').click();
-  await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });
-}
-
 /** Decoded frames and size of every remote video on the page (by participant key). */
 export async function remoteVideoFrames(
   page: Page,

@@ -1,5 +1,6 @@
 import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared';
 import { io, type Socket } from 'socket.io-client';
+import { demoPassword } from '../../e2e/support/demo-accounts.js';
 
 export type VisitSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -87,7 +88,7 @@ export class HttpClient {
     return answer.body;
   }
 
-  async signIn(email: string, password = 'Telemedicina2026!'): Promise<void> {
+  async signIn(email: string, password = demoPassword): Promise<void> {
     await this.ok('POST', '/auth/login', { email, password });
   }
 }
