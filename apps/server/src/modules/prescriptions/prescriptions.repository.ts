@@ -1,6 +1,7 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
+  appointments,
   doctorProfiles,
   doctorSpecialties,
   prescriptionItems,
@@ -18,6 +19,27 @@ export interface PrescriptionRecord {
   items: PrescriptionItemRow[];
   patient: { id: string; name: string; dateOfBirth: string | null; language: string; timeZone: string };
   doctor: { id: string; name: string; licenseNumber: string | null };
+}
+
+/** Whether the appointment exists and is between this doctor and this patient. */
+export async function isAppointmentBetween(
+  db: Database,
+  appointmentId: string,
+  doctorUserId: string,
+  patientUserId: string,
+): Promise<boolean> {
+  const [appointment] = await db
+    .select({ id: appointments.id })
+    .from(appointments)
+    .where(
+      and(
+        eq(appointments.id, appointmentId),
+        eq(appointments.doctorUserId, doctorUserId),
+        eq(appointments.patientUserId, patientUserId),
+      ),
+    )
+    .limit(1);
+  return appointment !== undefined;
 }
 
 export async function insertPrescription(

@@ -1,6 +1,4 @@
 import { normalizeVerificationCode, type CancelPrescriptionRequest, type CreatePrescriptionRequest, type Language, type Prescription, type PrescriptionList, type PrescriptionVerification, createPrescriptionRequestSchema } from '@telemedicina/shared';
-import { and, eq } from 'drizzle-orm';
-import { appointments } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
@@ -26,6 +24,7 @@ import {
   findPrescriptionByCode,
   findPrescriptionRecord,
   insertPrescription,
+  isAppointmentBetween,
   listPatientPrescriptions,
   type PrescriptionRecord,
 } from './prescriptions.repository.js';
@@ -94,18 +93,7 @@ export async function issuePrescription(
   const relationship = await requireIssueAccess(ctx.db.db, actor, patientUserId, ctx.now());
   const appointmentId = input.appointmentId ?? null;
   if (appointmentId !== null) {
-    const [appointment] = await ctx.db.db
-      .select({ id: appointments.id })
-      .from(appointments)
-      .where(
-        and(
-          eq(appointments.id, appointmentId),
-          eq(appointments.doctorUserId, actor.userId),
-          eq(appointments.patientUserId, patientUserId),
-        ),
-      )
-      .limit(1);
-    if (appointment === undefined) {
+    if (!(await isAppointmentBetween(ctx.db.db, appointmentId, actor.userId, patientUserId))) {
       throw new AppError(404, 'NOT_FOUND', 'No such appointment between this doctor and patient.');
     }
   }
