@@ -10,60 +10,28 @@ import '@mantine/core/styles/Indicator.layer.css';
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Tabs.layer.css';
 import '@mantine/core/styles/Menu.layer.css';
-import {
-  ActionIcon,
-  Badge,
-  Button,
-  Drawer,
-  Group,
-  Indicator,
-  Menu,
-  Tabs,
-  Text,
-  Tooltip,
-  VisuallyHidden,
-} from '@mantine/core';
+import { Drawer, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import {
-  IconCamera,
-  IconCameraRotate,
-  IconClockHour4,
-  IconDots,
-  IconFileText,
-  IconMaximize,
-  IconMessage,
-  IconMicrophone,
-  IconMicrophoneOff,
-  IconNotes,
-  IconPhoneOff,
-  IconPrescription,
-  IconScreenShare,
-  IconScreenShareOff,
-  IconUserPlus,
-  IconVideoOff,
-} from '@tabler/icons-react';
+import { IconMessage, IconNotes } from '@tabler/icons-react';
 import type { ChatMessage, VisitParticipant, VisitState } from '@telemedicina/shared';
 import clsx from 'clsx';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
-import { useAdmit, useEndVisit } from '../api/visit-actions';
-import { indicatorOf } from '../quality-policy';
+import { useEndVisit } from '../api/visit-actions';
 import { useCallQuality } from '../hooks/use-call-quality';
 import type { LocalMedia } from '../hooks/use-local-media';
 import type { PeerMeshHandle } from '../hooks/use-peer-mesh';
 import type { VisitSession } from '../hooks/use-visit-session';
+import { CallControls, type CallSidePanel } from './CallControls';
+import { CallStatusBar, type WaitingPerson } from './CallStatusBar';
 import { ChatPanel } from './ChatPanel';
 import { InviteGuestModal } from './InviteGuestModal';
 import { VideoTile } from './VideoTile';
 import classes from './Visit.module.css';
 
-/** A panel another feature puts beside the chat (a tab on a desktop, a drawer on a phone). */
-export interface CallSidePanel {
-  label: string;
-  content: ReactNode;
-}
+export type { CallSidePanel };
 
 export interface CallViewProps {
   state: VisitState;
@@ -71,7 +39,7 @@ export interface CallViewProps {
   media: LocalMedia;
   peers: PeerMeshHandle;
   /** For the host: who waits to be admitted to this visit (patient and guests). */
-  waiting: readonly { key?: string; name: string; role: VisitParticipant['role'] }[];
+  waiting: readonly WaitingPerson[];
   /** Beside the chat (the doctor's note), when the page composes one. */
   sidePanel?: CallSidePanel | null;
   /** Hang up for a participant who does not host (patient, guest): leave the call, the visit stays open. */
@@ -80,16 +48,6 @@ export interface CallViewProps {
 
 /** Where the call fills the screen with the controls at the thumb: a phone upright or on its side. */
 export const phoneCallQuery = '(max-width: 900px), (max-height: 500px)';
-
-const pad = (value: number) => String(value).padStart(2, '0');
-
-function formatElapsed(ms: number): string {
-  const total = Math.max(0, Math.floor(ms / 1000));
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = total % 60;
-  return hours > 0 ? `${hours}:${pad(minutes)}:${pad(seconds)}` : `${pad(minutes)}:${pad(seconds)}`;
-}
 
 /**
  * The call: a tile per other participant (up to three), the own view small and mirrored, the
@@ -122,18 +80,10 @@ export function CallView({
   const [isEnding, setIsEnding] = useState(false);
   const [isLeaving, setIsLeaving] = useState(false);
   const [isInviting, setIsInviting] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
   const endVisit = useEndVisit(state.appointmentId);
-  const admit = useAdmit();
   const { sample, level } = useCallQuality(peers.mesh);
-  const indicator = indicatorOf(sample);
   const { stream } = media;
   const { sendMedia } = session;
-
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, []);
 
   // On a larger screen the call takes the height left below what sits above it (header, notices,
   // title), so the video and the controls fit the window without scrolling.
@@ -202,8 +152,6 @@ export function CallView({
     }
   };
 
-  const startedAt = state.startedAt ?? state.admittedAt;
-  const elapsed = startedAt ? formatElapsed(now - Date.parse(startedAt)) : '00:00';
   const nameOf = (key: string): { name: string; role: VisitParticipant['role'] | null } => {
     const known = session.participants.get(key);
     if (known) {
@@ -239,68 +187,13 @@ export function CallView({
       data-quality={level}
       data-side={sidePanel && !isPhone ? sideTab : undefined}
     >
-      <div className={classes.bar}>
-        <Group gap="xs">
-          <Badge
-            color="gray"
-            variant="light"
-            leftSection={<IconClockHour4 size={14} aria-hidden />}
-            className={classes.timer}
-            data-testid="visit-call-timer"
-          >
-            <VisuallyHidden>{t('visit.call.timer')} </VisuallyHidden>
-            {elapsed}
-          </Badge>
-          <Tooltip
-            label={
-              sample
-                ? t('visit.call.qualityDetail', {
-                    rtt: sample.rttMs === null ? '—' : Math.round(sample.rttMs),
-                    loss: sample.packetLoss === null ? '—' : (sample.packetLoss * 100).toFixed(1),
-                    kbps: sample.outgoingKbps === null ? '—' : Math.round(sample.outgoingKbps),
-                  })
-                : t('visit.call.quality.unknown')
-            }
-          >
-            <Badge
-              variant="light"
-              color={{ good: 'teal', fair: 'yellow', poor: 'red', unknown: 'gray' }[indicator]}
-              data-testid="visit-call-quality"
-              data-indicator={indicator}
-            >
-              {t(`visit.call.quality.${indicator}`)}
-            </Badge>
-          </Tooltip>
-          {level !== 'high' ? (
-            <Badge variant="light" color="orange" data-testid="visit-call-level">
-              {t(`visit.call.level.${level}`)}
-            </Badge>
-          ) : null}
-          {!session.joined ? (
-            <Badge variant="light" color="orange" data-testid="visit-call-reconnecting">
-              {t('visit.call.reconnecting')}
-            </Badge>
-          ) : null}
-        </Group>
-        {state.canHost && waiting.length > 0 ? (
-          <Group gap="xs" data-testid="visit-call-waiting">
-            {waiting.map((person) => (
-              <Button
-                key={person.key ?? 'patient'}
-                size="xs"
-                variant="light"
-                loading={admit.isPending}
-                onClick={() =>
-                  admit.mutate({ appointmentId: state.appointmentId, participantKey: person.key })
-                }
-                data-testid="visit-call-admit"
-              >
-                {t('visit.call.admitName', { name: person.name })}
-              </Button>
-            ))}
-          </Group>
-        ) : null}
-      </div>
+      <CallStatusBar
+        state={state}
+        sample={sample}
+        level={level}
+        isJoined={session.joined}
+        waiting={waiting}
+      />
 
       <div className={classes.stage} data-count={Math.max(1, tiles.length)} data-testid="visit-stage">
         {tiles.length === 0 ? (
@@ -346,157 +239,21 @@ export function CallView({
         />
       </div>
 
-      <div className={classes.controls} data-testid="visit-controls">
-        <ControlButton
-          label={isMuted ? t('visit.call.unmute') : t('visit.call.mute')}
-          active={isMuted}
-          onClick={() => media.setMuted(!isMuted)}
-          testId="visit-mute"
-          icon={isMuted ? <IconMicrophoneOff size={20} /> : <IconMicrophone size={20} />}
-        />
-        <ControlButton
-          label={isCameraOff ? t('visit.call.cameraOn') : t('visit.call.cameraOffAction')}
-          active={isCameraOff}
-          onClick={() => media.setCameraOff(!isCameraOff)}
-          testId="visit-camera"
-          icon={isCameraOff ? <IconVideoOff size={20} /> : <IconCamera size={20} />}
-        />
-        {media.cameras.length > 1 ? (
-          <ControlButton
-            label={t('visit.call.switchCamera')}
-            onClick={media.switchCamera}
-            testId="visit-switch-camera"
-            icon={<IconCameraRotate size={20} />}
-          />
-        ) : null}
-        {!isPhone && typeof navigator.mediaDevices?.getDisplayMedia === 'function' ? (
-          <ControlButton
-            label={screenTrack ? t('visit.call.stopShare') : t('visit.call.share')}
-            active={screenTrack !== null}
-            onClick={() => (screenTrack ? stopScreenShare() : void startScreenShare())}
-            testId="visit-share"
-            icon={screenTrack ? <IconScreenShareOff size={20} /> : <IconScreenShare size={20} />}
-          />
-        ) : null}
-        {!isPhone ? (
-          <ControlButton
-            label={t('visit.call.fullScreen')}
-            onClick={toggleFullScreen}
-            testId="visit-fullscreen"
-            icon={<IconMaximize size={20} />}
-          />
-        ) : null}
-        {isPhone ? (
-          <Indicator disabled={unread === 0} label={unread} size={16}>
-            <ControlButton
-              label={t('visit.chat.title')}
-              onClick={() => setIsChatOpen(true)}
-              testId="visit-chat-open"
-              icon={<IconMessage size={20} />}
-            />
-          </Indicator>
-        ) : null}
-        {isPhone && sidePanel ? (
-          <ControlButton
-            label={sidePanel.label}
-            onClick={() => setIsPanelOpen(true)}
-            testId="visit-panel-open"
-            icon={<IconNotes size={20} />}
-          />
-        ) : null}
-        {isPhone && (state.canHost || state.canInvite) ? (
-          <Menu position="top" withinPortal>
-            <Menu.Target>
-              <ActionIcon
-                size={44}
-                radius="xl"
-                variant="default"
-                aria-label={t('visit.call.more')}
-                data-testid="visit-more"
-              >
-                <IconDots size={20} />
-              </ActionIcon>
-            </Menu.Target>
-            <Menu.Dropdown>
-              {state.canHost ? (
-                <Menu.Item
-                  component="a"
-                  href={`/admin/patients/${encodeURIComponent(state.patient.id)}`}
-                  target="_blank"
-                  rel="noopener"
-                  leftSection={<IconFileText size={18} />}
-                  data-testid="visit-open-chart"
-                >
-                  {t('records.openChart')}
-                </Menu.Item>
-              ) : null}
-              {state.canHost ? (
-                <Menu.Item
-                  component="a"
-                  href={`/admin/patients/${encodeURIComponent(state.patient.id)}/prescriptions/new?appointmentId=${encodeURIComponent(state.appointmentId)}`}
-                  target="_blank"
-                  rel="noopener"
-                  leftSection={<IconPrescription size={18} />}
-                  data-testid="visit-prescribe"
-                >
-                  {t('prescriptions.visitButton')}
-                </Menu.Item>
-              ) : null}
-              {state.canInvite ? (
-                <Menu.Item
-                  leftSection={<IconUserPlus size={18} />}
-                  onClick={() => setIsInviting(true)}
-                  data-testid="visit-invite"
-                >
-                  {t('visit.invite.open')}
-                </Menu.Item>
-              ) : null}
-            </Menu.Dropdown>
-          </Menu>
-        ) : null}
-        {!isPhone && state.canHost ? (
-          <Button
-            component="a"
-            href={`/admin/patients/${encodeURIComponent(state.patient.id)}`}
-            target="_blank"
-            rel="noopener"
-            variant="white"
-            leftSection={<IconFileText size={18} />}
-            data-testid="visit-open-chart"
-          >
-            {t('records.openChart')}
-          </Button>
-        ) : null}
-        {!isPhone && state.canInvite ? (
-          <ControlButton
-            label={t('visit.invite.open')}
-            onClick={() => setIsInviting(true)}
-            testId="visit-invite"
-            icon={<IconUserPlus size={20} />}
-          />
-        ) : null}
-        {!isPhone && state.canHost ? (
-          <Button
-            component="a"
-            href={`/admin/patients/${encodeURIComponent(state.patient.id)}/prescriptions/new?appointmentId=${encodeURIComponent(state.appointmentId)}`}
-            target="_blank"
-            rel="noopener"
-            variant="white"
-            leftSection={<IconPrescription size={18} />}
-            data-testid="visit-prescribe"
-          >
-            {t('prescriptions.visitButton')}
-          </Button>
-        ) : null}
-        {state.canHost || onLeave ? (
-          <HangUpButton
-            label={state.canHost ? t('visit.call.end') : t('visit.call.leave')}
-            isCompact={isPhone}
-            onClick={() => (state.canHost ? setIsEnding(true) : setIsLeaving(true))}
-            testId={state.canHost ? 'visit-end' : 'visit-leave'}
-          />
-        ) : null}
-      </div>
+      <CallControls
+        state={state}
+        media={media}
+        isPhone={isPhone}
+        isSharing={screenTrack !== null}
+        unread={unread}
+        sidePanel={sidePanel}
+        canLeave={onLeave !== undefined}
+        onToggleShare={() => (screenTrack ? stopScreenShare() : void startScreenShare())}
+        onToggleFullScreen={toggleFullScreen}
+        onOpenChat={() => setIsChatOpen(true)}
+        onOpenPanel={() => setIsPanelOpen(true)}
+        onInvite={() => setIsInviting(true)}
+        onHangUp={() => (state.canHost ? setIsEnding(true) : setIsLeaving(true))}
+      />
 
       {isPhone ? (
         <Drawer
@@ -594,72 +351,5 @@ export function CallView({
         />
       ) : null}
     </div>
-  );
-}
-
-function ControlButton({
-  label,
-  icon,
-  onClick,
-  active = false,
-  testId,
-}: {
-  label: string;
-  icon: React.ReactNode;
-  onClick: () => void;
-  active?: boolean;
-  testId: string;
-}) {
-  return (
-    <Tooltip label={label}>
-      <ActionIcon
-        size={44}
-        radius="xl"
-        variant={active ? 'filled' : 'default'}
-        color={active ? 'red' : undefined}
-        aria-label={label}
-        aria-pressed={active}
-        onClick={onClick}
-        data-testid={testId}
-      >
-        {icon}
-      </ActionIcon>
-    </Tooltip>
-  );
-}
-
-/** The red hang-up: labelled on a desktop, a large round icon (with its name for assistive tech) on a phone. */
-function HangUpButton({
-  label,
-  isCompact,
-  onClick,
-  testId,
-}: {
-  label: string;
-  isCompact: boolean;
-  onClick: () => void;
-  testId: string;
-}) {
-  if (isCompact) {
-    return (
-      <Tooltip label={label}>
-        <ActionIcon
-          size={52}
-          radius="xl"
-          color="red"
-          variant="filled"
-          aria-label={label}
-          onClick={onClick}
-          data-testid={testId}
-        >
-          <IconPhoneOff size={24} />
-        </ActionIcon>
-      </Tooltip>
-    );
-  }
-  return (
-    <Button color="red" leftSection={<IconPhoneOff size={18} />} onClick={onClick} data-testid={testId}>
-      {label}
-    </Button>
   );
 }
