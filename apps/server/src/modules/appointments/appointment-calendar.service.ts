@@ -1,11 +1,10 @@
 import type { Language } from '@telemedicina/shared';
-import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema.js';
 import { t } from '../../text/catalogue.js';
 import { getAppointment } from './appointments.service.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { appointmentCalendar, loadParticipants } from './appointment-notices.js';
+import { findUserLocale } from './appointments.repository.js';
 
 /** GET /appointments/:id/calendar.ics: the same visibility as the appointment (404 otherwise). */
 export async function appointmentCalendarFile(
@@ -15,10 +14,7 @@ export async function appointmentCalendarFile(
   const actor = requireActor(ctx);
   const appointment = await getAppointment(ctx, id);
   const db = ctx.db.db;
-  const [me] = await db
-    .select({ language: users.language, timeZone: users.timeZone })
-    .from(users)
-    .where(eq(users.id, actor.userId));
+  const me = await findUserLocale(db, actor.userId);
   const language: Language = me?.language === 'en' ? 'en' : 'es';
   // The reader's zone (the patient, the doctor or staff who downloads it), as their screens say it.
   const reader = {

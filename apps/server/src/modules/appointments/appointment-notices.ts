@@ -1,12 +1,10 @@
 import { webPathForReader, type Language, type NotificationKind } from '@telemedicina/shared';
-import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema.js';
 import { formatInstantWithZone } from '../../lib/clock.js';
 import { buildIcs } from '../../lib/ics.js';
 import { t } from '../../text/catalogue.js';
 import type { AppointmentCapacity } from './appointments.policy.js';
-import type { AppointmentRow } from './appointments.repository.js';
+import { listNoticeRecipients, type AppointmentRow } from './appointments.repository.js';
 import type { AppServices, ServiceContext } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { OutgoingEmail } from '../email/mailer.js';
@@ -29,16 +27,7 @@ export async function loadParticipants(
   db: Database,
   appointment: Pick<AppointmentRow, 'doctorUserId' | 'patientUserId'>,
 ): Promise<{ doctor: Participant; patient: Participant }> {
-  const rows = await db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      language: users.language,
-      timeZone: users.timeZone,
-    })
-    .from(users)
-    .where(inArray(users.id, [appointment.doctorUserId, appointment.patientUserId]));
+  const rows = await listNoticeRecipients(db, [appointment.doctorUserId, appointment.patientUserId]);
   const byId = new Map(rows.map((row) => [row.id, { ...row, language: row.language as Language }]));
   const doctor = byId.get(appointment.doctorUserId);
   const patient = byId.get(appointment.patientUserId);

@@ -190,3 +190,29 @@ export async function isActivePatient(db: Database, userId: string): Promise<boo
   // Pending accounts count: a patient registered by reception is booked before setting a password.
   return row !== undefined && row.status !== 'disabled' && row.roleKeys.includes('patient');
 }
+
+/** The contact details and locale of the given users (emails and calendar files name them). */
+export async function listNoticeRecipients(db: Database, userIds: string[]) {
+  return db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      language: users.language,
+      timeZone: users.timeZone,
+    })
+    .from(users)
+    .where(inArray(users.id, userIds));
+}
+
+/** A user's language and zone, or null when there is no such user. */
+export async function findUserLocale(
+  db: Database,
+  userId: string,
+): Promise<{ language: string; timeZone: string } | null> {
+  const [row] = await db
+    .select({ language: users.language, timeZone: users.timeZone })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? null;
+}
