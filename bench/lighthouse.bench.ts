@@ -176,7 +176,8 @@ async function startApp(): Promise<{ baseUrl: string; stop: () => Promise<void> 
   });
   child.stdout?.on('data', (chunk: Buffer) => (log += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const deadline = Date.now() + 60_000;
+  // A fresh data directory: migrations and the demo data first (slow on a busy host).
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) {
       throw new Error(`The server exited with ${child.exitCode}:\n${log}`);
@@ -190,7 +191,7 @@ async function startApp(): Promise<{ baseUrl: string; stop: () => Promise<void> 
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`The server was not ready within 60 s:\n${log}`);
+      throw new Error(`The server was not ready within 180 s:\n${log}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 150));
   }

@@ -108,8 +108,9 @@ function bootHints(): Plugin {
 /**
  * Writes the pages drawn before their scripts run, as static HTML per language, which the server
  * puts inside `#root` (page-hints.ts): `sign-in-prerender.json`, the signed-out start page's sign-in
- * screen (src/features/auth/prerender.tsx), and `home-prerender.json`, the signed-in start page's
- * frame and heading (src/app/prerender-home.tsx). Rendered by a server-side build of those modules
+ * screen (src/features/auth/prerender.tsx), `home-prerender.json`, the signed-in start page's
+ * frame and heading (src/app/prerender-home.tsx), and `portal-prerender.json`, the patient portal's
+ * frame and home placeholder (src/app/prerender-portal.tsx). Rendered by a server-side build of those modules
  * with the same plugins and aliases, so CSS module class names are the client build's.
  */
 function prerenderPages(): Plugin {
@@ -143,7 +144,11 @@ function prerenderPages(): Plugin {
             emptyOutDir: true,
             sourcemap: false,
             rolldownOptions: {
-              input: { 'sign-in': 'src/features/auth/prerender.tsx', home: 'src/app/prerender-home.tsx' },
+              input: {
+                'sign-in': 'src/features/auth/prerender.tsx',
+                home: 'src/app/prerender-home.tsx',
+                portal: 'src/app/prerender-portal.tsx',
+              },
               output: { entryFileNames: '[name].mjs' },
             },
           },
@@ -153,6 +158,7 @@ function prerenderPages(): Plugin {
         const pages: { module: string; exportName: string; file: string }[] = [
           { module: 'sign-in.mjs', exportName: 'prerenderSignIn', file: 'sign-in-prerender.json' },
           { module: 'home.mjs', exportName: 'prerenderHome', file: 'home-prerender.json' },
+          { module: 'portal.mjs', exportName: 'prerenderPortal', file: 'portal-prerender.json' },
         ];
         for (const page of pages) {
           const loaded = (await import(pathToFileURL(path.join(temporary, page.module)).href)) as Record<

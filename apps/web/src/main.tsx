@@ -1,5 +1,6 @@
 import './app/mantine-styles';
 import './app/global.css';
+import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { createRoot } from 'react-dom/client';
 import { isLanguage, type Language, type MeResponse } from '@telemedicina/shared';
@@ -13,6 +14,7 @@ import {
   startI18n,
 } from './lib/i18n';
 import { startBootUpcoming } from './features/home/api/boot-upcoming';
+import { startPortalBoot } from './features/portal/api/portal-boot';
 import { requestBootConfig } from './lib/config-request';
 import { warmIntl } from './lib/intl-warmup';
 import { getMe } from './lib/me';
@@ -76,6 +78,9 @@ function accountLanguageToApply(me: MeResponse | null, current: string): Languag
 function startApp(i18n: I18n, me: MeResponse | null | Promise<MeResponse | null>): Promise<void> {
   return import('./app/start-app').then((app) => app.startApp(root, i18n, me));
 }
+
+/** The patient's home, whose answers are asked for as the page boots (`startPortalBoot`). */
+const isPortalHome = (pathname: string) => /^\/portal\/?$/i.test(pathname);
 
 /**
  * A signed-in person sees the interface in their account's language (unless they picked one with
@@ -145,6 +150,10 @@ if (isStartPage) {
         // The home page's list, asked now rather than once the page has rendered.
         startBootUpcoming(me);
       }
+      if (me && isPortalHome(window.location.pathname)) {
+        // The patient's home: its visits, prescriptions, summaries and next doctor, likewise.
+        startPortalBoot(me);
+      }
     },
     () => undefined,
   );
@@ -160,7 +169,13 @@ if (isStartPage) {
     // The application's modules ran in the task that loaded them; the first render starts in
     // the next one, so the two do not add up to one long task that keeps the page from answering.
     await nextTask();
-    application.startApp(root, i18n, answer ? answer.me : session, config);
+    // On the patient's home the first render waits for the answers asked as the page booted, so
+    // the page is drawn once with them (the pre-rendered frame and placeholder show meanwhile).
+    const seedPortal = isPortalHome(window.location.pathname)
+      ? (queryClient: QueryClient) =>
+          import('./features/portal/api/portal-seed').then((seed) => seed.seedPortalBoot(queryClient))
+      : undefined;
+    await application.startApp(root, i18n, answer ? answer.me : session, config, seedPortal);
   });
 }
 
@@ -178,8 +193,9 @@ function preloadRouteChunks(pathname: string): void {
   if (/^\/portal(\/|$)/i.test(pathname)) {
     // The patient's portal: its light frame and its home, nothing of the admin area (issue 20).
     void import('./app/PortalShell').catch(() => undefined);
-    if (/^\/portal\/?$/i.test(pathname)) {
+    if (isPortalHome(pathname)) {
       void import('./features/portal').catch(() => undefined);
+      void import('./features/portal/api/portal-seed').catch(() => undefined);
     }
     return;
   }

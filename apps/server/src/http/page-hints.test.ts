@@ -39,6 +39,11 @@ const homePrerendered = {
   en: '<div class="home-prerender" inert><main><h1>Home</h1></main></div>',
 };
 
+const portalPrerendered = {
+  es: '<div class="portal-prerender" inert><main><h1>Inicio</h1></main></div>',
+  en: '<div class="portal-prerender" inert><main><h1>Home</h1></main></div>',
+};
+
 async function makeDist(withHints: boolean, withPrerender = false, withStyles = true): Promise<string> {
   const dist = await mkdtemp(path.join(tmpdir(), 'telemedicina-hints-'));
   if (withStyles) {
@@ -47,6 +52,7 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
     await writeFile(path.join(dist, 'assets', 'AdminShell-F.css'), '.shell{color:blue}');
     await writeFile(path.join(dist, 'assets', 'home-I.css'), '.home{color:green}');
     await writeFile(path.join(dist, 'assets', 'Modal-K.css'), '.modal{color:gray}');
+    await writeFile(path.join(dist, 'assets', 'PortalShell-Q.css'), '.portal{color:teal}');
   }
   await writeFile(path.join(dist, 'index.html'), withPrerender ? splashHtml : indexHtml);
   if (withHints) {
@@ -55,6 +61,7 @@ async function makeDist(withHints: boolean, withPrerender = false, withStyles = 
   if (withPrerender) {
     await writeFile(path.join(dist, 'sign-in-prerender.json'), JSON.stringify(prerendered));
     await writeFile(path.join(dist, 'home-prerender.json'), JSON.stringify(homePrerendered));
+    await writeFile(path.join(dist, 'portal-prerender.json'), JSON.stringify(portalPrerendered));
   }
   return dist;
 }
@@ -256,6 +263,39 @@ describe('the pre-rendered signed-in home', () => {
     expect(es).toContain('home-prerender');
     expect(es).toContain('<link rel="stylesheet" crossorigin href="/assets/AdminShell-F.css" />');
     expect(preloads(es)).toEqual(['/assets/AdminShell-F.css', '/assets/home-I.css']);
+  });
+});
+
+describe("the pre-rendered patient's home", () => {
+  it('replaces the splash on /portal with a session, in its language, with the portal styles in the page', async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    const es = pageFor('/portal', 'es', true).html;
+    expect(es).toContain(
+      '<div id="root"><div class="portal-prerender" inert><main><h1>Inicio</h1></main></div>' +
+        '<span id="prerendered-end" hidden></span></div>',
+    );
+    expect(es).toContain('<link rel="expect" href="#prerendered-end" blocking="render" />');
+    expect(es).not.toContain('boot-splash');
+    // Only the portal's styles: nothing of the admin frame.
+    expect(es).toContain('<style>.portal{color:teal}</style>');
+    expect(es).not.toContain('.shell{color:blue}');
+    expect(preloads(es)).toEqual([]);
+    expect(disabledStyles(es)).toEqual(['/assets/PortalShell-Q.css']);
+    expect(pageFor('/portal/', 'en', true).html).toContain('<h1>Home</h1>');
+  });
+
+  it("is not sent without a session, nor on the portal's other pages (which keep their hints)", async () => {
+    const pageFor = createPageHints(await makeDist(true, true))!;
+    expect(pageFor('/portal', 'es', false).html).not.toContain('portal-prerender');
+    const other = pageFor('/portal/appointments', 'es', true).html;
+    expect(other).toContain('boot-splash');
+    expect(other).not.toContain('portal-prerender');
+    expect(preloads(other)).toEqual([
+      '/assets/react-H.js',
+      '/assets/PortalShell-Q.css',
+      '/assets/start-app-D.js',
+      '/assets/PortalShell-P.js',
+    ]);
   });
 });
 

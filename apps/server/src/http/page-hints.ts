@@ -28,7 +28,7 @@ export interface BootHints {
  * signed in (a session cookie) — the admin area's home, another admin page, the start page, which
  * moves them on; any other page (as built).
  */
-type PageKind = 'signIn' | 'adminHome' | 'signedIn' | 'portal' | 'other';
+type PageKind = 'signIn' | 'adminHome' | 'signedIn' | 'portalHome' | 'portal' | 'other';
 
 /** Cookie the web app sets when the person picks a language with the switcher (apps/web/src/lib/i18n.ts). */
 export const languageCookieName = 'tm_language';
@@ -82,6 +82,7 @@ export function createPageHints(
   const prerendered = {
     signIn: readPrerendered(path.join(root, 'sign-in-prerender.json')),
     adminHome: readPrerendered(path.join(root, 'home-prerender.json')),
+    portalHome: readPrerendered(path.join(root, 'portal-prerender.json')),
   };
   const inlineStyles = {
     signIn: prerendered.signIn ? readStyles(root, hints.signIn?.styles ?? []) : null,
@@ -99,12 +100,13 @@ export function createPageHints(
           ],
         )
       : null,
+    portalHome: prerendered.portalHome ? readStyles(root, hints.portal?.styles ?? []) : null,
   };
   const variants = new Map<string, PageVariant>();
   return (pathName, language, hasSession, startsOnDashboard = false) => {
     // A visitor with a session cookie is most likely signed in: `/` moves them on into the app.
     const kind = pageKind(pathName, hasSession, startsOnDashboard);
-    const isPrerenderable = kind === 'signIn' || kind === 'adminHome';
+    const isPrerenderable = kind === 'signIn' || kind === 'adminHome' || kind === 'portalHome';
     const key = isPrerenderable ? `${kind}:${language}` : kind;
     let variant = variants.get(key);
     if (!variant) {
@@ -133,8 +135,12 @@ function pageKind(pathName: string, hasSession: boolean, startsOnDashboard: bool
   if (!hasSession) {
     return pathName === '/' ? 'signIn' : 'other';
   }
+  if (/^\/portal\/?$/i.test(pathName)) {
+    // The patient's home: its frame and placeholder drawn from the HTML (prerender-portal.tsx).
+    return 'portalHome';
+  }
   if (/^\/portal(\/|$)/i.test(pathName)) {
-    // The patient's portal: its own light frame, nothing of the admin area's (issue 20).
+    // The patient's portal: its own light frame, nothing of the admin area's.
     return 'portal';
   }
   if (/^\/admin\/?$/.test(pathName)) {
@@ -253,6 +259,7 @@ function bootSteps(hints: BootHints, kind: PageKind): (BootStep | undefined)[] {
       return [hints.app, hints.home];
     case 'signedIn':
       return [hints.app];
+    case 'portalHome':
     case 'portal':
       return [hints.portal];
     case 'other':

@@ -19,7 +19,7 @@ describe('startApp', () => {
     const container = document.createElement('div');
     const root = createRoot(container);
     try {
-      startApp(root, createTestI18n('es'), me);
+      void startApp(root, createTestI18n('es'), me);
       // Synchronously, before React has rendered anything: the frame's first render already has
       // them, so syncing them on mount changes nothing and nothing renders twice.
       expect(container.childElementCount).toBe(0);
@@ -35,7 +35,7 @@ describe('startApp', () => {
     const container = document.createElement('div');
     const root = createRoot(container);
     try {
-      startApp(root, createTestI18n('es'), new Promise<MeResponse | null>(() => undefined));
+      void startApp(root, createTestI18n('es'), new Promise<MeResponse | null>(() => undefined));
       expect(uiState.getState().permissions).toEqual([]);
     } finally {
       root.unmount();

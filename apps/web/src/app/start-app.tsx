@@ -1,4 +1,5 @@
 import type { MeResponse } from '@telemedicina/shared';
+import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { startTransition, StrictMode } from 'react';
 import type { Root } from 'react-dom/client';
@@ -15,13 +16,17 @@ import { routes } from './routes';
  * follows a link). `me` is the session as the start already knows it, or its pending `GET /me`
  * (asked by `main.tsx` in parallel with this chunk, so it is not asked twice); `config`, when given,
  * the pending `GET /config` asked likewise, which the public settings' query starts from.
+ * `beforeFirstRender`, when given, fills the query cache with answers the page asked for as it
+ * booted (the patient's home: `features/portal/api/portal-seed.ts`), so the first render has them;
+ * the application renders once it has settled, whatever its outcome.
  */
-export function startApp(
+export async function startApp(
   root: Root,
   i18n: I18n,
   me: MeResponse | null | Promise<MeResponse | null>,
   config?: Promise<unknown>,
-): void {
+  beforeFirstRender?: (queryClient: QueryClient) => Promise<void>,
+): Promise<void> {
   const queryClient = createQueryClient();
   if (me instanceof Promise) {
     // A failed early request is asked again the usual way (the query's own retry applies).
@@ -39,6 +44,9 @@ export function startApp(
       ...publicConfigQuery,
       queryFn: () => config.then(readPublicConfig, () => getPublicConfig()),
     });
+  }
+  if (beforeFirstRender) {
+    await beforeFirstRender(queryClient).catch(() => undefined);
   }
   const router = createBrowserRouter(routes);
   // A transition: React renders the application in slices, yielding to the browser between them,

@@ -10,32 +10,31 @@ import {
 } from '@telemedicina/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryKeys } from '../../../lib/query-keys';
-
-/** A visit that began up to this long ago may still be running: the portal still shows it as next. */
-const lookbackMinutes = 120;
+import {
+  portalPastLimit,
+  portalWindowNow,
+  requestPortalDoctor,
+  requestPortalNotes,
+  requestPortalPast,
+  requestPortalPrescriptions,
+  requestPortalUpcoming,
+} from './portal-boot';
 
 /**
  * The patient's visits from a little before now, soonest first (the server answers only their own).
- * Under `['appointments', 'list']`, so booking, cancelling or rescheduling refreshes it.
+ * Under `['appointments', 'list']`, so booking, cancelling or rescheduling refreshes it. The window
+ * is the boot's while it stands (`portal-boot.ts`), so the answers asked as the page booted are found.
  */
 export function usePortalUpcoming() {
-  const [from] = useState(() => new Date(Date.now() - lookbackMinutes * 60_000).toISOString());
+  const [from] = useState(() => portalWindowNow().from);
   return useQuery(
     queryOptions({
       queryKey: queryKeys.appointments.portalUpcoming(from),
       queryFn: async ({ signal }): Promise<AppointmentPage> =>
-        parseAnswer(
-          appointmentPageSchema,
-          await api.get<unknown>('/appointments', {
-            query: { page: 1, pageSize: 20, from, sort: 'startsAt', order: 'asc' },
-            signal,
-            alertOnError: false,
-          }),
-        ),
+        parseAnswer(appointmentPageSchema, await requestPortalUpcoming(from, signal)),
       staleTime: 30_000,
       retry: false,
     }),
@@ -43,20 +42,13 @@ export function usePortalUpcoming() {
 }
 
 /** The patient's last completed visits, newest first. */
-export function usePortalPast(limit = 5) {
-  const [to] = useState(() => new Date().toISOString());
+export function usePortalPast(limit = portalPastLimit) {
+  const [to] = useState(() => portalWindowNow().to);
   return useQuery(
     queryOptions({
       queryKey: queryKeys.appointments.portalPast(to, limit),
       queryFn: async ({ signal }): Promise<AppointmentPage> =>
-        parseAnswer(
-          appointmentPageSchema,
-          await api.get<unknown>('/appointments', {
-            query: { page: 1, pageSize: limit, to, status: 'completed', sort: 'startsAt', order: 'desc' },
-            signal,
-            alertOnError: false,
-          }),
-        ),
+        parseAnswer(appointmentPageSchema, await requestPortalPast(to, limit, signal)),
       staleTime: 60_000,
       retry: false,
     }),
@@ -69,13 +61,7 @@ export function usePortalPrescriptions(patientId: string | undefined) {
     queryOptions({
       queryKey: queryKeys.prescriptions.ofPatient(patientId ?? ''),
       queryFn: async ({ signal }): Promise<PrescriptionList> =>
-        parseAnswer(
-          prescriptionListSchema,
-          await api.get<unknown>(`/patients/${encodeURIComponent(patientId ?? '')}/prescriptions`, {
-            signal,
-            alertOnError: false,
-          }),
-        ),
+        parseAnswer(prescriptionListSchema, await requestPortalPrescriptions(patientId ?? '', signal)),
       enabled: Boolean(patientId),
       staleTime: 60_000,
       retry: false,
@@ -89,13 +75,7 @@ export function usePortalNotes(patientId: string | undefined) {
     queryOptions({
       queryKey: queryKeys.notes.ofPatient(patientId ?? ''),
       queryFn: async ({ signal }): Promise<ChartNoteList> =>
-        parseAnswer(
-          chartNoteListSchema,
-          await api.get<unknown>(`/patients/${encodeURIComponent(patientId ?? '')}/notes`, {
-            signal,
-            alertOnError: false,
-          }),
-        ),
+        parseAnswer(chartNoteListSchema, await requestPortalNotes(patientId ?? '', signal)),
       enabled: Boolean(patientId),
       staleTime: 60_000,
       retry: false,
@@ -109,13 +89,7 @@ export function usePortalDoctor(doctorId: string | undefined) {
     queryOptions({
       queryKey: queryKeys.doctors.profile(doctorId ?? ''),
       queryFn: async ({ signal }): Promise<DoctorProfile> =>
-        parseAnswer(
-          doctorProfileSchema,
-          await api.get<unknown>(`/doctors/${encodeURIComponent(doctorId ?? '')}`, {
-            signal,
-            alertOnError: false,
-          }),
-        ),
+        parseAnswer(doctorProfileSchema, await requestPortalDoctor(doctorId ?? '', signal)),
       enabled: Boolean(doctorId),
       staleTime: 5 * 60_000,
       retry: false,
