@@ -15,7 +15,7 @@ import {
   findRolesByKeys,
   insertUserIfEmailFree,
   replaceUserRoles,
-} from '../modules/users/users.repository.js';
+} from '../modules/identity/users.repository.js';
 
 export interface CreateAdminInput {
   email: string;

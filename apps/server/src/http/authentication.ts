@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error.js';
 import type { Actor, AppServices } from '../modules/context.js';
 import { recordAuditEvent } from '../modules/audit/audit.service.js';
-import { resolveSessionToken } from '../modules/sessions/sessions.service.js';
+import { resolveSessionToken } from '../modules/identity/sessions.service.js';
 import { clearSessionCookie, isSecureRequest, readCookie, sessionCookieName } from './cookies.js';
 import { apiReferencePath } from './openapi.js';
 import { requestMeta } from './service-context.js';

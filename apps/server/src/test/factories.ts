@@ -8,7 +8,7 @@ import {
   findRolesByKeys,
   insertUserIfEmailFree,
   replaceUserRoles,
-} from '../modules/users/users.repository.js';
+} from '../modules/identity/users.repository.js';
 import { parseSetCookie, type TestContext } from './test-context.js';
 
 /** A well-formed XSRF token; the double-submit check only compares cookie and header. */

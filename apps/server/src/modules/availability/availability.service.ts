@@ -10,7 +10,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from '../identity/actor.js';
 import { loadBookingRules } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
 import { canManageAvailabilityOf } from './availability.policy.js';

@@ -1,5 +1,5 @@
 import type { DoctorDirectoryItem, DoctorProfile, DoctorSpecialty } from '@telemedicina/shared';
-import { photoUrlOf } from '../users/users.presenter.js';
+import { photoUrlOf } from '../identity/users.presenter.js';
 import type { DoctorSpecialtyRow } from './doctors.repository.js';
 import type { DirectoryEntry, DoctorWithSpecialties } from './doctors.service.js';
 

@@ -16,7 +16,7 @@ import { writeZip, zipMaxBytes, type ZipEntry } from '../../lib/zip.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { FileStorage } from '../files/file-storage.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from '../identity/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { renderPrescriptionPdf } from '../prescriptions/prescription-pdf.js';
 import {
@@ -39,7 +39,7 @@ import {
 } from '../records/records.repository.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
-import { findUserById } from '../users/users.repository.js';
+import { findUserById } from '../identity/users.repository.js';
 import { renderReadme } from './export-readme.js';
 import { recordSummaryFileName, renderRecordSummaryPdf } from './record-summary-pdf.js';
 import { authorizeAdminExport, authorizeOwnExport, type ExportGrant } from './export.policy.js';

@@ -2,7 +2,7 @@ import { type createAllergyRequestSchema, type createConditionRequestSchema, typ
 import type { z } from 'zod';
 import { AppError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from '../identity/actor.js';
 import { notify } from '../notifications/notifications.service.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';

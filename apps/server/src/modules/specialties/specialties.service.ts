@@ -7,7 +7,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';
 import { languageOf } from '../../lib/language.js';
 import { type ServiceContext, requireActor } from '../context.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from '../identity/actor.js';
 import { isUuid } from '../../lib/uuid.js';
 import { canManageSpecialties } from './specialties.policy.js';
 import {

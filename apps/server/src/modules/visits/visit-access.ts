@@ -1,7 +1,7 @@
 import type { AppointmentStatus, VisitParticipant } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
-import { findUserById } from '../users/users.repository.js';
+import { findUserById } from '../identity/users.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { visitCapacityOf, type VisitCapacity } from './visits.policy.js';

@@ -9,7 +9,7 @@ import {
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/settings.service.js';
-import { findUserPermissions } from '../users/users.repository.js';
+import { findUserPermissions } from '../identity/users.repository.js';
 import { finalStatuses, loadVisit, userKey, type LoadedVisit } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { estimateQueue } from './visit-queue.js';

@@ -1,7 +1,7 @@
 import type { VisitParticipant, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
-import { findUserById } from '../users/users.repository.js';
+import { findUserById } from '../identity/users.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 import { openStatuses, userKey } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';

@@ -1,17 +1,18 @@
 import type { AdminUpdateUserRequest, CreateInvitationRequest } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { isUuid } from '../../lib/uuid.js';
-import { issueAuthToken, type InvitationPayload } from '../auth/auth.service.js';
-import { retireTokens } from '../auth/auth-tokens.repository.js';
-import { clearLoginFailures } from '../auth/login-failures.repository.js';
+import type { InvitationPayload } from './invitations.service.js';
+import { issueAuthToken } from './auth-tokens.service.js';
+import { retireTokens } from './auth-tokens.repository.js';
+import { clearLoginFailures } from './login-failures.repository.js';
 import type { ServiceContext } from '../context.js';
 import { appLink, sendEmail } from '../email/email.service.js';
 import { linkLifetimeHours } from '../email/templates.js';
-import { endSessions, startSession, type StartedSession } from '../sessions/sessions.service.js';
-import { isMfaRequiredFor } from '../me/mfa.service.js';
-import { deleteRecoveryCodes } from '../me/mfa.repository.js';
+import { endSessions, startSession, type StartedSession } from './sessions.service.js';
+import { isMfaRequiredFor } from './mfa.service.js';
+import { deleteRecoveryCodes } from './mfa.repository.js';
 import { findAdminUserExtras, type AdminUserExtras } from './users-list.repository.js';
-import { assertCanGrantRoles } from '../roles/roles.policy.js';
+import { assertCanGrantRoles } from './roles.policy.js';
 import { assertNotSelf } from './users.policy.js';
 import {
   countOtherActiveUsersWithRole,

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/app-error.js';
 import { isForeignKeyViolation } from '../../lib/database-errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from './actor.js';
 import { isUuid } from '../../lib/uuid.js';
 import { assertCanChangeGrants, assertCanDelete, assertCanRename } from './roles.policy.js';
 import {

@@ -13,28 +13,19 @@ import {
   verifyEmailRequestSchema,
   verifyEmailResponseSchema,
 } from '@telemedicina/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { clearSessionCookie, isSecureRequest, setSessionCookie } from '../../http/cookies.js';
+import { clearSessionCookie, isSecureRequest } from '../../http/cookies.js';
 import { AppError, isAppError } from '../../lib/app-error.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
-import { rotateXsrfCookie } from '../../http/xsrf.js';
+import { applySessionCookie } from '../../http/session-cookie.js';
 import type { AppServices } from '../context.js';
-import type { StartedSession } from '../sessions/sessions.service.js';
-import {
-  acceptInvitation,
-  getInvitation,
-  login,
-  logout,
-  register,
-  requestPasswordReset,
-  resendVerification,
-  resetPassword,
-  verifyEmail,
-} from './auth.service.js';
+import { acceptInvitation, getInvitation } from './invitations.service.js';
+import { requestPasswordReset, resetPassword } from './password-reset.service.js';
+import { login, logout } from './sign-in.service.js';
+import { register, resendVerification, verifyEmail } from './registration.service.js';
 
 export interface RouteOptions {
   services: AppServices;
@@ -43,22 +34,6 @@ export interface RouteOptions {
 const errors = errorResponses(400, 401, 403, 422, 429);
 /** 204: no body. */
 const noContent = z.null();
-
-/** Sets the new session's cookie and a fresh XSRF token on a sign-in answer. */
-export function applySessionCookie(
-  services: AppServices,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  started: StartedSession,
-): void {
-  const isSecure = isSecureRequest(request, services.config.publicOrigin);
-  setSessionCookie(reply, started.token, {
-    isSecure,
-    expiresAt: started.session.expiresAt,
-    now: services.now(),
-  });
-  rotateXsrfCookie(reply, isSecure);
-}
 
 /** Sign-in answers that count as a failed guess for the per-address limit. */
 const failedSignInCodes = new Set(['INVALID_CREDENTIALS', 'MFA_INVALID', 'ACCOUNT_LOCKED']);

@@ -9,10 +9,10 @@ import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { languageOf } from '../../lib/language.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink, sendEmail } from '../email/email.service.js';
-import { listLiveSessions } from '../sessions/sessions.repository.js';
-import { endSessions, startSession, type StartedSession } from '../sessions/sessions.service.js';
-import { findUserPermissions, findUserRoles, updateUser } from '../users/users.repository.js';
-import { presentMe } from '../users/users.presenter.js';
+import { listLiveSessions } from './sessions.repository.js';
+import { endSessions, startSession, type StartedSession } from './sessions.service.js';
+import { findUserPermissions, findUserRoles, updateUser } from './users.repository.js';
+import { presentMe } from './users.presenter.js';
 import { loadActorUser } from './actor.js';
 
 /** The `/me` answer for the signed-in user and the current session. */

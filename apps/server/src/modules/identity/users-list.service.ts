@@ -1,7 +1,7 @@
 import type { AdminUserListQuery, Language } from '@telemedicina/shared';
 import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
-import { loadActorUser } from '../me/actor.js';
+import { loadActorUser } from './actor.js';
 import {
   countAdminUsers,
   findAdminUserExtras,

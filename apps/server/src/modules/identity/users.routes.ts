@@ -14,7 +14,7 @@ import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
-import { applySessionCookie } from '../auth/auth.routes.js';
+import { applySessionCookie } from '../../http/session-cookie.js';
 import type { AppServices } from '../context.js';
 import { presentAdminUser } from './users.presenter.js';
 import { exportAdminUsers, listAdminUsers } from './users-list.service.js';

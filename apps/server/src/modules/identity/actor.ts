@@ -1,6 +1,6 @@
 import { AppError } from '../../lib/app-error.js';
 import { requireActor, type ServiceContext } from '../context.js';
-import { findUserById, type UserRow } from '../users/users.repository.js';
+import { findUserById, type UserRow } from './users.repository.js';
 
 /** The signed-in user's row. */
 export async function loadActorUser(ctx: ServiceContext): Promise<UserRow> {

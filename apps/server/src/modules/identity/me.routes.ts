@@ -17,7 +17,7 @@ import { AppError } from '../../lib/app-error.js';
 import { clearSessionCookie, isSecureRequest } from '../../http/cookies.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
-import { applySessionCookie } from '../auth/auth.routes.js';
+import { applySessionCookie } from '../../http/session-cookie.js';
 import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import {

@@ -5,10 +5,10 @@ import { AppError } from '../../lib/app-error.js';
 import { createTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import { type AppServices, type ServiceContext, requireActor } from '../context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
-import { startSession, type StartedSession } from '../sessions/sessions.service.js';
-import { listLiveSessions, revokeSessions } from '../sessions/sessions.repository.js';
+import { startSession, type StartedSession } from './sessions.service.js';
+import { listLiveSessions, revokeSessions } from './sessions.repository.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
-import { findUserRoles, updateUser, type UserRow } from '../users/users.repository.js';
+import { findUserRoles, updateUser, type UserRow } from './users.repository.js';
 import {
   advanceTotpStep,
   consumeRecoveryCode,
