@@ -1,18 +1,7 @@
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
-import { Alert, Button, Center, CopyButton, Group, Loader, Paper, Stack, Text } from '@mantine/core';
-import {
-  IconAlertTriangle,
-  IconCheck,
-  IconCircleCheck,
-  IconCloudCheck,
-  IconCloudUpload,
-  IconCopy,
-  IconLayoutList,
-  IconListCheck,
-  IconRefresh,
-  IconSignature,
-} from '@tabler/icons-react';
+import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle, IconLayoutList, IconRefresh, IconSignature } from '@tabler/icons-react';
 import { noteSections, type NoteDiagnosis, type NoteSection, type VisitNote } from '@telemedicina/shared';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,13 +10,13 @@ import { LazyRichTextEditor } from '../../../components/rich-text-editor';
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
 import { getNote, setNoteDiagnoses, signNote } from '../api/note';
-import type { SectionChanges, SaveQueueState } from '../hooks/note-save-queue';
+import type { SectionChanges } from '../hooks/note-save-queue';
 import { useNoteSaveQueue } from '../hooks/use-note-save-queue';
-import { htmlToPlainText, isBlankHtml, soapTemplateHtml } from '../soap-template';
+import { isBlankHtml, soapTemplateHtml } from '../soap-template';
 import { signReadiness } from '../sign-readiness';
 import { DiagnosisPicker } from './DiagnosisPicker';
+import { SaveStatus, SignChecklist, UnsavedCopies } from './DraftNoteStatus';
 import classes from './Notes.module.css';
-import { useClock } from '../../../lib/use-clock';
 
 type Sections = Record<NoteSection, string>;
 type Keys = Record<NoteSection, number>;
@@ -79,7 +68,9 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
   /** Which sections hold text (live, from the editors' input): what the sign checklist reads. */
   const [filled, setFilled] = useState<Record<NoteSection, boolean>>(() => filledOf(note.sections));
   const markFilled = useCallback((section: NoteSection, isFilled: boolean) => {
-    setFilled((previous) => (previous[section] === isFilled ? previous : { ...previous, [section]: isFilled }));
+    setFilled((previous) =>
+      previous[section] === isFilled ? previous : { ...previous, [section]: isFilled },
+    );
   }, []);
 
   const remount = useCallback((sections: NoteSection[], contents: Partial<Sections>) => {
@@ -442,91 +433,6 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
   );
 }
 
-function SaveStatus({ state }: { state: SaveQueueState }) {
-  const { t } = useTranslation();
-  const clock = useClock();
-  const time = state.savedAt
-    ? clock.format(state.savedAt, { hour: 'numeric', minute: '2-digit', second: '2-digit' })
-    : undefined;
-  const view: { color: string; icon: React.ReactNode; text: string } = (() => {
-    switch (state.status) {
-      case 'saving':
-        return { color: 'gray.7', icon: <Loader size={12} />, text: t('notes.save.saving') };
-      case 'pending':
-        return { color: 'gray.7', icon: <IconCloudUpload size={14} />, text: t('notes.save.pending') };
-      case 'error':
-        return { color: 'red.8', icon: <IconAlertTriangle size={14} />, text: t('notes.save.error') };
-      case 'conflict':
-        return { color: 'orange.9', icon: <IconAlertTriangle size={14} />, text: t('notes.save.conflict') };
-      case 'signed':
-        return {
-          color: 'orange.9',
-          icon: <IconAlertTriangle size={14} />,
-          text: t('errors.codes.NOTE_SIGNED'),
-        };
-      case 'saved':
-        return { color: 'teal.9', icon: <IconCloudCheck size={14} />, text: t('notes.save.saved', { time }) };
-      case 'idle':
-        return { color: 'gray.7', icon: <IconCloudCheck size={14} />, text: t('notes.save.idle') };
-    }
-  })();
-  return (
-    <Group gap={6} wrap="nowrap" data-testid="note-save-status" data-status={state.status} aria-live="polite">
-      {view.icon}
-      <Text size="sm" c={view.color}>
-        {view.text}
-      </Text>
-    </Group>
-  );
-}
-
-/** Text the server did not take (a conflict), copyable section by section until dismissed. */
-function UnsavedCopies({ kept, onDismiss }: { kept: SectionChanges; onDismiss?: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="yellow" variant="light" title={t('notes.conflict.unsavedTitle')} data-testid="note-unsaved">
-      <Stack gap="xs">
-        {noteSections
-          .filter((section) => kept[section] !== undefined)
-          .map((section) => {
-            const text = htmlToPlainText(kept[section] ?? '');
-            return (
-              <Paper key={section} withBorder p="xs" radius="sm" data-testid={`note-unsaved-${section}`}>
-                <Group justify="space-between" gap="xs" mb={4}>
-                  <Text size="sm" fw={650}>
-                    {t(`notes.sections.${section}`)}
-                  </Text>
-                  <CopyButton value={text}>
-                    {({ copied, copy }) => (
-                      <Button
-                        size="xs"
-                        variant="light"
-                        leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
-                        onClick={copy}
-                      >
-                        {copied ? t('editor.copied') : t('editor.copy')}
-                      </Button>
-                    )}
-                  </CopyButton>
-                </Group>
-                <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
-                  {text}
-                </Text>
-              </Paper>
-            );
-          })}
-        {onDismiss ? (
-          <Group justify="flex-end">
-            <Button size="xs" variant="default" onClick={onDismiss} data-testid="note-unsaved-dismiss">
-              {t('notes.conflict.dismiss')}
-            </Button>
-          </Group>
-        ) : null}
-      </Stack>
-    </Alert>
-  );
-}
-
 function filledOf(sections: Readonly<Record<NoteSection, string>>): Record<NoteSection, boolean> {
   return {
     subjective: !isBlankHtml(sections.subjective),
@@ -534,35 +440,4 @@ function filledOf(sections: Readonly<Record<NoteSection, string>>): Record<NoteS
     assessment: !isBlankHtml(sections.assessment),
     plan: !isBlankHtml(sections.plan),
   };
-}
-
-/**
- * What is missing to sign, in words, above the editors: the one requirement (an assessment, a plan
- * or a diagnosis) until it is met, then "ready to sign"; the sections still empty beside it.
- */
-function SignChecklist({ isReady, emptySections }: { isReady: boolean; emptySections: string[] }) {
-  const { t } = useTranslation();
-  return (
-    <Alert
-      color={isReady ? 'teal' : 'yellow'}
-      variant="light"
-      icon={isReady ? <IconCircleCheck /> : <IconListCheck />}
-      title={isReady ? t('notes.readiness.ready') : t('notes.readiness.title')}
-      data-testid="note-sign-readiness"
-      data-ready={isReady}
-    >
-      <Stack gap={4}>
-        {isReady ? null : (
-          <Text size="sm" data-testid="note-sign-missing">
-            {t('notes.readiness.assessmentPlanOrDiagnosis')}
-          </Text>
-        )}
-        {emptySections.length > 0 ? (
-          <Text size="sm" c="gray.7" data-testid="note-empty-sections">
-            {t('notes.readiness.emptySections', { sections: emptySections.join(', ') })}
-          </Text>
-        ) : null}
-      </Stack>
-    </Alert>
-  );
 }
