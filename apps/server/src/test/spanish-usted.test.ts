@@ -1,24 +1,17 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { tuFormsIn } from '@telemedicina/shared';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from './source-files.js';
 import { formatInstantWithZone } from '../lib/clock.js';
 
-// Spanish addresses the reader as usted (issue 20); the finder and its own test are in the shared
-// package (spanish-usted.ts), which the web's check of its translation file uses too.
+// Spanish addresses the reader as usted; the finder and its own test are in the shared package
+// (spanish-usted.ts), which the web's check of its translation file uses too. The server's words
+// live in its text catalogue (text/es.ts, checked by text/catalogue.test.ts); this check also keeps
+// tú out of any string still written in code.
 
 const sourceRoot = join(import.meta.dirname, '..');
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) {
-      return name === 'test' ? [] : sourceFiles(path);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /** Every string a source text writes out: literals and the fixed parts of template strings. */
 function literalsIn(fileName: string, text: string): string[] {

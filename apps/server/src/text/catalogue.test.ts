@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { supportedLanguages, tuFormsIn } from '@telemedicina/shared';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles } from '../test/source-files.js';
 import { flattenCatalogue, parameterPattern, t } from './catalogue.js';
 
 // The server's text catalogue is checked as the web's translation files are
@@ -14,16 +15,6 @@ const english = flattenCatalogue('en');
 const parametersOf = (text: string) => [...text.matchAll(parameterPattern)].map((match) => match[1]).sort();
 
 const sourceRoot = join(import.meta.dirname, '..');
-
-function sourceFiles(directory: string): string[] {
-  return readdirSync(directory).flatMap((name) => {
-    const path = join(directory, name);
-    if (statSync(path).isDirectory()) {
-      return name === 'test' ? [] : sourceFiles(path);
-    }
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts') ? [path] : [];
-  });
-}
 
 /**
  * The keys a source text asks `t` for: whole keys (`'email.greeting'`, either side of a `? :`) and,
