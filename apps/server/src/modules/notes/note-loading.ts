@@ -4,7 +4,13 @@ import { AppError } from '../../lib/app-error.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { type AuditEventInput, type ServiceContext, requireActor } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
-import { canAmendNote, canEditNote, documentableStatuses, notFound, type NoteAccess } from './notes.policy.js';
+import {
+  canAmendNote,
+  canEditNote,
+  documentableStatuses,
+  notFound,
+  type NoteAccess,
+} from './notes.policy.js';
 import { presentNote, type NoteRecord } from './notes.presenter.js';
 import {
   findAppointmentRow,

@@ -4,7 +4,12 @@ import { guestKey, loadVisit, notFound, userKey } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { canUseVisitRecord } from './visits.policy.js';
 import { presentChatMessage } from './visits.presenter.js';
-import { findVisit, listVisitGuests, listVisitMessages, type VisitMessageWithFile } from './visits.repository.js';
+import {
+  findVisit,
+  listVisitGuests,
+  listVisitMessages,
+  type VisitMessageWithFile,
+} from './visits.repository.js';
 
 /** Participant keys of a visit mapped to their role, for presenting messages. */
 export async function visitRoles(
