@@ -227,6 +227,20 @@ export const en = {
     confidential:
       'This copy holds confidential health data. Keep it somewhere safe and share it only\nwith whom you choose.',
   },
+  csv: {
+    users: {
+      name: 'Name',
+      email: 'Email',
+      roles: 'Roles',
+      status: 'Status',
+      created: 'Created',
+      lastSignIn: 'Last sign-in',
+      mfa: 'MFA',
+      statuses: { active: 'Active', pending: 'Pending', disabled: 'Disabled', locked: 'Locked' },
+      yes: 'Yes',
+      no: 'No',
+    },
+  },
   fileName: {
     prescription: 'prescription',
     visitSummary: 'visit-summary',

@@ -230,6 +230,20 @@ export const es = {
     confidential:
       'Esta copia contiene datos de salud confidenciales. Guárdela en un lugar seguro y\ncompártala solo con quien usted decida.',
   },
+  csv: {
+    users: {
+      name: 'Nombre',
+      email: 'Correo electrónico',
+      roles: 'Roles',
+      status: 'Estado',
+      created: 'Creado',
+      lastSignIn: 'Último acceso',
+      mfa: 'MFA',
+      statuses: { active: 'Activo', pending: 'Pendiente', disabled: 'Desactivado', locked: 'Bloqueado' },
+      yes: 'Sí',
+      no: 'No',
+    },
+  },
   fileName: {
     prescription: 'receta',
     visitSummary: 'resumen-consulta',

@@ -1,4 +1,5 @@
 import type { Language } from '@telemedicina/shared';
+import { t } from '../../text/catalogue.js';
 import type { AdminUserExtras } from './users-list.repository.js';
 import type { UserRow } from './users.repository.js';
 
@@ -8,20 +9,16 @@ import type { UserRow } from './users.repository.js';
  * zone. Encoding and formula defusing are lib/csv.ts's.
  */
 
-const headers: Record<Language, readonly string[]> = {
-  es: ['Nombre', 'Correo electrónico', 'Roles', 'Estado', 'Creado', 'Último acceso', 'MFA'],
-  en: ['Name', 'Email', 'Roles', 'Status', 'Created', 'Last sign-in', 'MFA'],
-};
-
-const statusWords: Record<Language, Record<'active' | 'pending' | 'disabled' | 'locked', string>> = {
-  es: { active: 'Activo', pending: 'Pendiente', disabled: 'Desactivado', locked: 'Bloqueado' },
-  en: { active: 'Active', pending: 'Pending', disabled: 'Disabled', locked: 'Locked' },
-};
-
-const yesNo: Record<Language, [string, string]> = { es: ['Sí', 'No'], en: ['Yes', 'No'] };
-
 export function userCsvHeader(language: Language): readonly string[] {
-  return headers[language];
+  return [
+    t(language, 'csv.users.name'),
+    t(language, 'csv.users.email'),
+    t(language, 'csv.users.roles'),
+    t(language, 'csv.users.status'),
+    t(language, 'csv.users.created'),
+    t(language, 'csv.users.lastSignIn'),
+    t(language, 'csv.users.mfa'),
+  ];
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -49,7 +46,7 @@ function formatInstant(at: Date | null, timeZone: string): string {
 }
 
 /** The status a person reads: a lockout in force shows on an active account. */
-function statusOf(user: UserRow, extras: AdminUserExtras): keyof (typeof statusWords)['es'] {
+function statusOf(user: UserRow, extras: AdminUserExtras): 'active' | 'pending' | 'disabled' | 'locked' {
   if (user.status === 'active') {
     return extras.lockedUntilByEmail.has(user.email) ? 'locked' : 'active';
   }
@@ -62,14 +59,13 @@ export function userCsvRow(
   format: { language: Language; timeZone: string },
 ): string[] {
   const roles = extras.rolesByUser.get(user.id) ?? [];
-  const [yes, no] = yesNo[format.language];
   return [
     user.name,
     user.email,
     roles.map((role) => (format.language === 'es' ? role.nameEs : role.nameEn)).join(', '),
-    statusWords[format.language][statusOf(user, extras)],
+    t(format.language, `csv.users.statuses.${statusOf(user, extras)}`),
     formatInstant(user.createdAt, format.timeZone),
     formatInstant(user.lastSignInAt, format.timeZone),
-    user.mfaEnabledAt === null ? no : yes,
+    t(format.language, user.mfaEnabledAt === null ? 'csv.users.no' : 'csv.users.yes'),
   ];
 }
