@@ -1,7 +1,7 @@
 import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
-import { findPatientUser, type PatientUserRow } from '../records/records.repository.js';
+import { findPatientUser, type PatientUserRow } from '../records/patients.repository.js';
 import { isUuid } from '../../lib/uuid.js';
 
 /** Who asked for an export, as the audit trail and record.json tell it. */

@@ -30,13 +30,9 @@ import {
   presentMedication,
   presentRecordAccessEntry,
 } from '../records/records.presenter.js';
-import {
-  findPatientProfile,
-  listAllergies,
-  listConditions,
-  listMedications,
-  listRecordAccessEvents,
-} from '../records/records.repository.js';
+import { listAllergies, listConditions, listMedications } from '../records/chart-lists.repository.js';
+import { findPatientProfile } from '../records/patients.repository.js';
+import { listRecordAccessEvents } from '../records/record-access.repository.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { findUserById } from '../identity/users.repository.js';

@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.js';
 import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { findCareRelationship } from '../records/care-relationship.js';
-import { findEmergencyReason } from '../records/records.repository.js';
+import { findEmergencyReason } from '../records/record-access.repository.js';
 import type { AppointmentRow } from './notes.repository.js';
 
 /**

@@ -1,6 +1,6 @@
-import { and, eq, gt, notInArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { appointments, emergencyAccesses } from '../../db/schema.js';
+import { hasTreatingAppointment } from './patients.repository.js';
+import { findLiveEmergencyAccess } from './record-access.repository.js';
 
 /** How a doctor reaches a patient's record: as one of their doctors, under emergency access, or not at all. */
 export type CareRelationship =
@@ -17,33 +17,11 @@ export async function findCareRelationship(
   patientUserId: string,
   now: Date,
 ): Promise<CareRelationship> {
-  const [treating] = await db
-    .select({ one: sql<number>`1` })
-    .from(appointments)
-    .where(
-      and(
-        eq(appointments.doctorUserId, doctorUserId),
-        eq(appointments.patientUserId, patientUserId),
-        notInArray(appointments.status, ['cancelled']),
-      ),
-    )
-    .limit(1);
-  if (treating !== undefined) {
+  if (await hasTreatingAppointment(db, doctorUserId, patientUserId)) {
     return { kind: 'treating' };
   }
-  const [emergency] = await db
-    .select({ id: emergencyAccesses.id, expiresAt: emergencyAccesses.expiresAt })
-    .from(emergencyAccesses)
-    .where(
-      and(
-        eq(emergencyAccesses.doctorUserId, doctorUserId),
-        eq(emergencyAccesses.patientUserId, patientUserId),
-        gt(emergencyAccesses.expiresAt, now),
-      ),
-    )
-    .orderBy(sql`${emergencyAccesses.expiresAt} desc`)
-    .limit(1);
-  return emergency === undefined
+  const emergency = await findLiveEmergencyAccess(db, doctorUserId, patientUserId, now);
+  return emergency === null
     ? { kind: 'none' }
     : { kind: 'emergency', accessId: emergency.id, expiresAt: emergency.expiresAt };
 }

@@ -4,12 +4,8 @@ import { AppError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
 import { findCareRelationship } from './care-relationship.js';
-import {
-  findEmergencyReason,
-  findPatientUser,
-  findPatientUserTreatedBy,
-  type PatientUserRow,
-} from './records.repository.js';
+import { findPatientUser, findPatientUserTreatedBy, type PatientUserRow } from './patients.repository.js';
+import { findEmergencyReason } from './record-access.repository.js';
 
 /** How the actor reaches one patient's chart, decided before any chart data is read. */
 export interface ChartGrant {

@@ -7,15 +7,9 @@ import type {
   PatientSummary,
   RecordAccessEntry,
 } from '@telemedicina/shared';
-import type {
-  AllergyRow,
-  ChartVisitRow,
-  ConditionRow,
-  MedicationRow,
-  PatientProfileRow,
-  PatientUserRow,
-  WithPeople,
-} from './records.repository.js';
+import type { AllergyRow, ConditionRow, MedicationRow, WithPeople } from './chart-lists.repository.js';
+import type { ChartVisitRow } from './chart.repository.js';
+import type { PatientProfileRow, PatientUserRow } from './patients.repository.js';
 
 const iso = (value: Date | null): string | null => (value === null ? null : value.toISOString());
 

@@ -20,18 +20,11 @@ import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
-import type { ChartListKind } from './records.repository.js';
-import {
-  addAllergy,
-  addCondition,
-  addMedication,
-  grantEmergencyAccess,
-  listMyRecordAccess,
-  listPatientsFor,
-  readChart,
-  removeListEntry,
-  updatePatientProfile,
-} from './records.service.js';
+import type { ChartListKind } from './chart-lists.repository.js';
+import { addAllergy, addCondition, addMedication, removeListEntry } from './chart-lists.service.js';
+import { readChart } from './chart.service.js';
+import { listPatientsFor, updatePatientProfile } from './patients.service.js';
+import { grantEmergencyAccess, listMyRecordAccess } from './record-access.service.js';
 
 const errors = errorResponses(400, 401, 403, 404);
 const patientParams = z.object({ patientId: z.string().max(64) });

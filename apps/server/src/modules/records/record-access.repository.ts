@@ -1,0 +1,81 @@
+import { recordAccessActionDomains } from '@telemedicina/shared';
+import { aliasedTable, and, count, desc, eq, gt, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { auditEvents, emergencyAccesses, users } from '../../db/schema.js';
+
+/** The doctor's emergency access to the patient's record that is still live at `now` (the latest-ending one). */
+export async function findLiveEmergencyAccess(
+  db: Database,
+  doctorUserId: string,
+  patientUserId: string,
+  now: Date,
+): Promise<{ id: string; expiresAt: Date } | null> {
+  const [emergency] = await db
+    .select({ id: emergencyAccesses.id, expiresAt: emergencyAccesses.expiresAt })
+    .from(emergencyAccesses)
+    .where(
+      and(
+        eq(emergencyAccesses.doctorUserId, doctorUserId),
+        eq(emergencyAccesses.patientUserId, patientUserId),
+        gt(emergencyAccesses.expiresAt, now),
+      ),
+    )
+    .orderBy(sql`${emergencyAccesses.expiresAt} desc`)
+    .limit(1);
+  return emergency ?? null;
+}
+
+export async function findEmergencyReason(db: Database, accessId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ reason: emergencyAccesses.reason })
+    .from(emergencyAccesses)
+    .where(eq(emergencyAccesses.id, accessId))
+    .limit(1);
+  return row?.reason ?? null;
+}
+
+export async function insertEmergencyAccess(db: Database, values: typeof emergencyAccesses.$inferInsert) {
+  const [row] = await db.insert(emergencyAccesses).values(values).returning();
+  return row!;
+}
+
+const actor = aliasedTable(users, 'actor');
+
+/**
+ * The audit events about one patient's record: chart and prescription events target the patient
+ * (`patient`, id), so this is one look-up of the (target_type, target_id) index. Record,
+ * prescription, document, visit-note and vitals actions only; the patient's own reads (`*.viewed`) are
+ * left out, their own changes (reported vitals, uploads, exports) are kept.
+ */
+export async function listRecordAccessEvents(
+  db: Database,
+  patientId: string,
+  options: { page: number; pageSize: number },
+) {
+  const where = and(
+    eq(auditEvents.targetType, 'patient'),
+    eq(auditEvents.targetId, patientId),
+    // The families the patient's page words one by one (the shared list the web's labels test walks):
+    // record, prescription, document, visit-note and reported-vitals actions.
+    or(...recordAccessActionDomains.map((domain) => sql`${auditEvents.action} like ${`${domain}.%`}`)),
+    sql`not (${auditEvents.action} like '%.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
+  );
+  const rows = await db
+    .select({
+      id: auditEvents.id,
+      at: auditEvents.at,
+      action: auditEvents.action,
+      actorUserId: auditEvents.actorUserId,
+      actorName: actor.name,
+      actorRoleKeys: actor.roleKeys,
+      details: auditEvents.details,
+    })
+    .from(auditEvents)
+    .leftJoin(actor, eq(actor.id, auditEvents.actorUserId))
+    .where(where)
+    .orderBy(desc(auditEvents.at), desc(auditEvents.id))
+    .limit(options.pageSize)
+    .offset((options.page - 1) * options.pageSize);
+  const [total] = await db.select({ value: count() }).from(auditEvents).where(where);
+  return { rows, total: total?.value ?? 0 };
+}
