@@ -1,6 +1,6 @@
 import type { AuditFacetsResponse, AuditListQuery, Language } from '@telemedicina/shared';
 import { assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
-import { getCachedClinicSettings } from '../settings/settings.service.js';
+import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 import type { ServiceContext } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
 import { csvByteOrderMark, csvRow } from '../../lib/csv.js';

@@ -17,7 +17,8 @@ import {
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { writeSetting } from '../settings/settings.repository.js';
-import { invalidateClinicSettingsCache, settingKeys } from '../settings/settings.service.js';
+import { invalidateClinicSettingsCache } from '../settings/clinic-settings-cache.js';
+import { settingKeys } from '../settings/settings.service.js';
 import { csvCell } from '../../lib/csv.js';
 import { exportAuditLog } from './audit-log.service.js';
 import type { AuditTargetType } from '@telemedicina/shared';

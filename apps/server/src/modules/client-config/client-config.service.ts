@@ -5,7 +5,7 @@ import {
   type Language,
 } from '@telemedicina/shared';
 import type { AppServices } from '../context.js';
-import { getCachedClinicSettings } from '../settings/settings.service.js';
+import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 
 export interface ClientConfigContext {
   version: string;

@@ -1,7 +1,7 @@
 import { appointmentStatuses, type DashboardQuery } from '@telemedicina/shared';
 import type { ServiceContext } from '../context.js';
 import { addDays, assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
-import { getCachedClinicSettings } from '../settings/settings.service.js';
+import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 import {
   countActiveUsers,
   countAppointmentsPerDay,

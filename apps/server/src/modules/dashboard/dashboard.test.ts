@@ -10,7 +10,8 @@ import {
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { writeSetting } from '../settings/settings.repository.js';
-import { invalidateClinicSettingsCache, settingKeys } from '../settings/settings.service.js';
+import { invalidateClinicSettingsCache } from '../settings/clinic-settings-cache.js';
+import { settingKeys } from '../settings/settings.service.js';
 
 /**
  * The clinic is in Madrid. Summer time ends on Sunday 2026-10-25 at 03:00

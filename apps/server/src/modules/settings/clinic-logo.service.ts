@@ -7,13 +7,8 @@ import type { AppServices, ServiceContext } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { deleteFile, findFile, insertFile } from '../files/files.repository.js';
 import { deleteSetting, lockSettings, readSettings, writeSetting } from './settings.repository.js';
-import {
-  getCachedClinicSettings,
-  invalidateClinicSettingsCache,
-  loadClinicSettings,
-  loadUploadLimits,
-  settingKeys,
-} from './settings.service.js';
+import { getCachedClinicSettings, invalidateClinicSettingsCache } from './clinic-settings-cache.js';
+import { loadClinicSettings, loadUploadLimits, settingKeys } from './settings.service.js';
 
 /** Largest logo accepted (the clinic's upload size limit may lower it), and the largest canvas. */
 export const logoLimits = { maxBytes: 2 * 1024 * 1024, maxWidth: 4096, maxHeight: 4096 } as const;

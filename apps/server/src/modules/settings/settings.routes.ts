@@ -9,7 +9,8 @@ import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { logoLimits, readClinicLogo, removeClinicLogo, setClinicLogo } from './clinic-logo.service.js';
 import { presentClinicSettings } from './settings.presenter.js';
-import { getClinicSettings, updateClinicSettings } from './settings.service.js';
+import { getClinicSettings } from './settings.service.js';
+import { updateClinicSettings } from './update-clinic-settings.service.js';
 
 export interface SettingsRouteOptions {
   services: AppServices;

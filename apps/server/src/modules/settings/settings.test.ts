@@ -23,12 +23,8 @@ import {
 import { jpegHeader, pngHeader, webpVp8xHeader } from '../../test/images.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { writeSetting } from './settings.repository.js';
-import {
-  invalidateClinicSettingsCache,
-  loadIdentitySettings,
-  loadUploadLimits,
-  settingKeys,
-} from './settings.service.js';
+import { invalidateClinicSettingsCache } from './clinic-settings-cache.js';
+import { loadIdentitySettings, loadUploadLimits, settingKeys } from './settings.service.js';
 
 let context: TestContext;
 let admin: SignedInClient;

@@ -9,7 +9,12 @@ import { guestParticipant } from './visits.presenter.js';
 import { findVisitGuest, type VisitGuestRow } from './visits.repository.js';
 
 /** Statuses of a visit that may still happen (the waiting room lists them). */
-export const openStatuses: readonly AppointmentStatus[] = ['requested', 'confirmed', 'checked_in', 'in_progress'];
+export const openStatuses: readonly AppointmentStatus[] = [
+  'requested',
+  'confirmed',
+  'checked_in',
+  'in_progress',
+];
 export const finalStatuses: readonly AppointmentStatus[] = ['completed', 'cancelled', 'no_show'];
 
 export const userKey = (userId: string): string => `user:${userId}`;
@@ -61,7 +66,11 @@ export async function loadVisit(ctx: VisitContext, appointmentId: string): Promi
   };
 }
 
-export function isLiveGuest(guest: VisitGuestRow | null, appointmentId: string, now: Date): guest is VisitGuestRow {
+export function isLiveGuest(
+  guest: VisitGuestRow | null,
+  appointmentId: string,
+  now: Date,
+): guest is VisitGuestRow {
   return (
     guest !== null &&
     guest.appointmentId === appointmentId &&

@@ -8,7 +8,7 @@ import {
 } from '@telemedicina/shared';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
-import { getCachedClinicSettings } from '../settings/settings.service.js';
+import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 import { findUserPermissions } from '../identity/users.repository.js';
 import { finalStatuses, loadVisit, userKey, type LoadedVisit } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
