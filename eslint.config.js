@@ -3,6 +3,27 @@ import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import serverModules from './scripts/eslint-rules/server-module-layers.js';
+
+/**
+ * Server module layers, bottom first: a module under apps/server/src/modules/ imports only modules
+ * of lower layers (lib/, db/, http/ and the shared package are below them all), so modules never
+ * import each other in a loop. A new module takes a place here; to call a higher module, move the
+ * shared piece down or let the lower module take a callback.
+ */
+export const serverModuleLayers = [
+  ['context'], // modules/context.ts: the service context every module receives
+  ['files', 'audit'], // stored files; the audit trail writer
+  ['settings'], // clinic settings (their changes are audited)
+  ['email'], // rendering and sending emails (reads the clinic's name and links)
+  ['identity', 'notifications', 'outbox', 'search', 'diagnoses', 'health', 'client-config', 'dashboard'],
+  ['audit-log', 'specialties', 'availability'],
+  ['doctors', 'waitlist'],
+  ['appointments', 'records'], // booking (offers freed slots to the waitlist); the chart and its documents
+  ['reminders', 'reception', 'prescriptions', 'visits'],
+  ['notes'],
+  ['export'],
+];
 
 export default tseslint.config(
   {
@@ -41,6 +62,16 @@ export default tseslint.config(
         { object: 'it', property: 'skip', message: 'No skipped tests.' },
         { object: 'describe', property: 'skip', message: 'No skipped tests.' },
         { object: 'test', property: 'skip', message: 'No skipped tests.' },
+      ],
+    },
+  },
+  {
+    files: ['apps/server/src/modules/**/*.ts'],
+    plugins: { 'server-modules': serverModules },
+    rules: {
+      'server-modules/server-module-layers': [
+        'error',
+        { modulesDir: 'apps/server/src/modules', layers: serverModuleLayers },
       ],
     },
   },

@@ -10,7 +10,7 @@ import type { SecretBox } from '../lib/secret-box.js';
 /*
  * The bottom of the server's modules: every module may import this file, and
  * it imports no module (the order between modules is in
- * scripts/eslint-rules/server-module-layers.js).
+ * `serverModuleLayers` in eslint.config.js).
  */
 
 /** The signed-in user behind a request, as the authentication hook loaded it. */

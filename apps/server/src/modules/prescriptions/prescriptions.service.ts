@@ -1,4 +1,13 @@
-import { normalizeVerificationCode, type CancelPrescriptionRequest, type CreatePrescriptionRequest, type Language, type Prescription, type PrescriptionList, type PrescriptionVerification, createPrescriptionRequestSchema } from '@telemedicina/shared';
+import {
+  createPrescriptionRequestSchema,
+  normalizeVerificationCode,
+  type CancelPrescriptionRequest,
+  type CreatePrescriptionRequest,
+  type Language,
+  type Prescription,
+  type PrescriptionList,
+  type PrescriptionVerification,
+} from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
