@@ -11,12 +11,10 @@ import { Badge, Stack, Text } from '@mantine/core';
 import type { AuditEvent } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
-import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useAuditEvents, type AuditFilters } from '../api/get-audit-events';
 import { auditFilterSpec, readDate } from '../audit-filters';
@@ -35,18 +33,15 @@ import { useViewerTimeZone } from '../../../lib/use-clock';
  */
 export function AuditLogPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['audit.read']);
   return (
-    <div className={pageClasses.page} data-testid="audit-page">
-      {isAllowed ? (
-        <AuditList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.audit')} description={t('admin.sections.audit')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="audit-page"
+      title={t('admin.nav.audit')}
+      description={t('admin.sections.audit')}
+      permissions={['audit.read']}
+    >
+      <AuditList />
+    </ListPageFrame>
   );
 }
 
@@ -179,31 +174,20 @@ function AuditList() {
   ];
 
   return (
-    <>
-      <SectionHeader title={t('admin.nav.audit')} description={t('admin.sections.audit')}>
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.audit')}
-          placeholder={t('audit.searchPlaceholder')}
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.audit')}
-        testId="audit-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('audit.empty')}
-        getRowHref={eventHref}
-        getRowId={(event) => String(event.id)}
-        toolbar={<AuditFiltersBar params={params} filters={auditFilters} />}
-      />
+    <ListPage
+      title={t('admin.nav.audit')}
+      description={t('admin.sections.audit')}
+      searchPlaceholder={t('audit.searchPlaceholder')}
+      query={result}
+      params={params}
+      testId="audit-table"
+      columns={columns}
+      emptyText={t('audit.empty')}
+      getRowHref={eventHref}
+      getRowId={(event) => String(event.id)}
+      toolbar={<AuditFiltersBar params={params} filters={auditFilters} />}
+    >
       <AuditEventDrawer event={openEvent} timeZone={timeZone} />
-    </>
+    </ListPage>
   );
 }

@@ -4,11 +4,9 @@ import { IconPlus } from '@tabler/icons-react';
 import type { Role } from '@telemedicina/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
-import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
+import { useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useRoles } from '../api/get-roles';
 import { CreateRoleModal } from './CreateRoleModal';
@@ -21,18 +19,15 @@ import classes from './Roles.module.css';
  */
 export function RolesPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['roles.manage']);
   return (
-    <div className={pageClasses.page} data-testid="roles-page">
-      {isAllowed ? (
-        <RolesList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.roles')} description={t('admin.sections.roles')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="roles-page"
+      title={t('admin.nav.roles')}
+      description={t('admin.sections.roles')}
+      permissions={['roles.manage']}
+    >
+      <RolesList />
+    </ListPageFrame>
   );
 }
 
@@ -93,39 +88,28 @@ function RolesList() {
   ];
 
   return (
-    <>
-      <SectionHeader title={t('admin.nav.roles')} description={t('admin.sections.roles')}>
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.roles')}
-          placeholder={t('roles.searchPlaceholder')}
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.roles')}
-        testId="roles-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('roles.empty')}
-        getRowHref={(role) => `/admin/roles/${role.id}`}
-        toolbar={
-          <Button
-            className={classes.createButton}
-            leftSection={<IconPlus size={18} />}
-            onClick={() => setIsCreateOpen(true)}
-            data-testid="roles-create"
-          >
-            {t('roles.create.open')}
-          </Button>
-        }
-      />
+    <ListPage
+      title={t('admin.nav.roles')}
+      description={t('admin.sections.roles')}
+      searchPlaceholder={t('roles.searchPlaceholder')}
+      query={result}
+      params={params}
+      testId="roles-table"
+      columns={columns}
+      emptyText={t('roles.empty')}
+      getRowHref={(role) => `/admin/roles/${role.id}`}
+      toolbar={
+        <Button
+          className={classes.createButton}
+          leftSection={<IconPlus size={18} />}
+          onClick={() => setIsCreateOpen(true)}
+          data-testid="roles-create"
+        >
+          {t('roles.create.open')}
+        </Button>
+      }
+    >
       <CreateRoleModal opened={isCreateOpen} onClose={() => setIsCreateOpen(false)} />
-    </>
+    </ListPage>
   );
 }

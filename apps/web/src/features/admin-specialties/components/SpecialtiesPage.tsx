@@ -6,11 +6,9 @@ import type { Specialty } from '@telemedicina/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
-import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
+import { useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useSpecialties } from '../api/get-specialties';
 import classes from './Specialties.module.css';
@@ -26,18 +24,15 @@ const activeChoices = ['true', 'false'] as const;
  */
 export function SpecialtiesPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['specialties.manage']);
   return (
-    <div className={pageClasses.page} data-testid="specialties-page">
-      {isAllowed ? (
-        <SpecialtiesList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.specialties')} description={t('admin.sections.specialties')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="specialties-page"
+      title={t('admin.nav.specialties')}
+      description={t('admin.sections.specialties')}
+      permissions={['specialties.manage']}
+    >
+      <SpecialtiesList />
+    </ListPageFrame>
   );
 }
 
@@ -135,59 +130,48 @@ function SpecialtiesList() {
   ];
 
   return (
-    <>
-      <SectionHeader title={t('admin.nav.specialties')} description={t('admin.sections.specialties')}>
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.specialties')}
-          placeholder={t('specialties.searchPlaceholder')}
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.specialties')}
-        testId="specialties-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('specialties.empty')}
-        getRowHref={editHref}
-        toolbar={
-          <>
-            <NativeSelect
-              className={classes.filter}
-              label={t('specialties.filters.state')}
-              value={params.filters.active ?? ''}
-              onChange={(event) =>
-                params.setFilter(
-                  'active',
-                  activeChoices.find((value) => value === event.currentTarget.value) ?? null,
-                )
-              }
-              data={[
-                { value: '', label: t('specialties.filters.all') },
-                { value: 'true', label: t('specialties.filters.active') },
-                { value: 'false', label: t('specialties.filters.inactive') },
-              ]}
-              data-testid="specialties-filter-active"
-            />
-            <Button
-              className={classes.createButton}
-              leftSection={<IconPlus size={18} />}
-              onClick={() => setIsCreateOpen(true)}
-              data-testid="specialties-create"
-            >
-              {t('specialties.create')}
-            </Button>
-          </>
-        }
-      />
+    <ListPage
+      title={t('admin.nav.specialties')}
+      description={t('admin.sections.specialties')}
+      searchPlaceholder={t('specialties.searchPlaceholder')}
+      query={result}
+      params={params}
+      testId="specialties-table"
+      columns={columns}
+      emptyText={t('specialties.empty')}
+      getRowHref={editHref}
+      toolbar={
+        <>
+          <NativeSelect
+            className={classes.filter}
+            label={t('specialties.filters.state')}
+            value={params.filters.active ?? ''}
+            onChange={(event) =>
+              params.setFilter(
+                'active',
+                activeChoices.find((value) => value === event.currentTarget.value) ?? null,
+              )
+            }
+            data={[
+              { value: '', label: t('specialties.filters.all') },
+              { value: 'true', label: t('specialties.filters.active') },
+              { value: 'false', label: t('specialties.filters.inactive') },
+            ]}
+            data-testid="specialties-filter-active"
+          />
+          <Button
+            className={classes.createButton}
+            leftSection={<IconPlus size={18} />}
+            onClick={() => setIsCreateOpen(true)}
+            data-testid="specialties-create"
+          >
+            {t('specialties.create')}
+          </Button>
+        </>
+      }
+    >
       <SpecialtyModal opened={isCreateOpen} specialty={null} onClose={() => setIsCreateOpen(false)} />
       <SpecialtyModal opened={editing !== null} specialty={editing} onClose={closeEdit} />
-    </>
+    </ListPage>
   );
 }

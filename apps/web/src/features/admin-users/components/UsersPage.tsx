@@ -5,10 +5,8 @@ import { IconDownload, IconUserPlus } from '@tabler/icons-react';
 import { adminUserStatusFilterSchema, type AdminUser } from '@telemedicina/shared';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
@@ -29,18 +27,15 @@ const statuses = adminUserStatusFilterSchema.options;
  */
 export function UsersPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['users.read', 'users.manage']);
   return (
-    <div className={pageClasses.page} data-testid="users-page">
-      {isAllowed ? (
-        <UsersList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.users')} description={t('admin.sections.users')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="users-page"
+      title={t('admin.nav.users')}
+      description={t('admin.sections.users')}
+      permissions={['users.read', 'users.manage']}
+    >
+      <UsersList />
+    </ListPageFrame>
   );
 }
 
@@ -184,29 +179,18 @@ function UsersList() {
   );
 
   return (
-    <>
-      <SectionHeader title={t('admin.nav.users')} description={t('admin.sections.users')}>
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.users')}
-          placeholder={t('users.searchPlaceholder')}
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.users')}
-        testId="users-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('users.empty')}
-        getRowHref={(user) => `/admin/users/${user.id}`}
-        toolbar={toolbar}
-      />
+    <ListPage
+      title={t('admin.nav.users')}
+      description={t('admin.sections.users')}
+      searchPlaceholder={t('users.searchPlaceholder')}
+      query={result}
+      params={params}
+      testId="users-table"
+      columns={columns}
+      emptyText={t('users.empty')}
+      getRowHref={(user) => `/admin/users/${user.id}`}
+      toolbar={toolbar}
+    >
       {canManage ? (
         <InviteUserModal
           opened={isInviteOpen}
@@ -214,6 +198,6 @@ function UsersList() {
           roles={roles.data ?? []}
         />
       ) : null}
-    </>
+    </ListPage>
   );
 }

@@ -8,10 +8,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { DateRangeInput, type DateRange } from '../../../components/date-range-input/DateRangeInput';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
 import { useViewerTimeZone } from '../../../components/slot-picker';
 import { formatDateTime } from '../../../lib/format';
 import { useMe } from '../../../lib/session';
@@ -34,18 +32,15 @@ type Period = (typeof periods)[number];
  */
 export function AppointmentsPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['appointments.read.own', 'appointments.read.any']);
   return (
-    <div className={pageClasses.page} data-testid="appointments-page">
-      {isAllowed ? (
-        <AppointmentsList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.appointments')} description={t('admin.sections.appointments')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="appointments-page"
+      title={t('admin.nav.appointments')}
+      description={t('admin.sections.appointments')}
+      permissions={['appointments.read.own', 'appointments.read.any']}
+    >
+      <AppointmentsList />
+    </ListPageFrame>
   );
 }
 
@@ -281,42 +276,27 @@ function AppointmentsList() {
   );
 
   return (
-    <>
-      <SectionHeader
-        title={t('admin.nav.appointments')}
-        description={canReadAny ? t('appointments.descriptionAll') : t('admin.sections.appointments')}
-      >
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.appointments')}
-          placeholder={
-            canReadAny
-              ? t('appointments.filters.searchPlaceholder')
-              : t('appointments.filters.searchPlaceholderOwn')
-          }
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.appointments')}
-        testId="appointments-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={
-          period === 'past'
-            ? t('appointments.emptyPast')
-            : period === 'all'
-              ? t('appointments.emptyAll')
-              : t('appointments.empty')
-        }
-        getRowHref={(appointment) => `/admin/appointments/${appointment.id}`}
-        toolbar={toolbar}
-      />
-    </>
+    <ListPage
+      title={t('admin.nav.appointments')}
+      description={canReadAny ? t('appointments.descriptionAll') : t('admin.sections.appointments')}
+      searchPlaceholder={
+        canReadAny
+          ? t('appointments.filters.searchPlaceholder')
+          : t('appointments.filters.searchPlaceholderOwn')
+      }
+      query={result}
+      params={params}
+      testId="appointments-table"
+      columns={columns}
+      emptyText={
+        period === 'past'
+          ? t('appointments.emptyPast')
+          : period === 'all'
+            ? t('appointments.emptyAll')
+            : t('appointments.empty')
+      }
+      getRowHref={(appointment) => `/admin/appointments/${appointment.id}`}
+      toolbar={toolbar}
+    />
   );
 }

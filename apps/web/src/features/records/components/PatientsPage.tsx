@@ -1,10 +1,8 @@
 import { Text } from '@mantine/core';
 import type { PatientSummary } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
-import { ListSearchInput, ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
 import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
@@ -18,18 +16,15 @@ import { useViewerTimeZone } from '../../../lib/use-clock';
  */
 export function PatientsPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['records.read', 'patients.read.admin']);
   return (
-    <div className={pageClasses.page} data-testid="patients-page">
-      {isAllowed ? (
-        <PatientsList />
-      ) : (
-        <>
-          <SectionHeader title={t('admin.nav.patients')} description={t('records.list.description')} />
-          <SectionForbidden />
-        </>
-      )}
-    </div>
+    <ListPageFrame
+      testId="patients-page"
+      title={t('admin.nav.patients')}
+      description={t('records.list.description')}
+      permissions={['records.read', 'patients.read.admin']}
+    >
+      <PatientsList />
+    </ListPageFrame>
   );
 }
 
@@ -93,31 +88,16 @@ function PatientsList() {
   ];
 
   return (
-    <>
-      <SectionHeader
-        title={t('admin.nav.patients')}
-        description={isStaff ? t('records.list.descriptionStaff') : t('records.list.description')}
-      >
-        <ListSearchInput
-          params={params}
-          section={t('admin.nav.patients')}
-          placeholder={t('records.list.search')}
-        />
-      </SectionHeader>
-      <ListTable
-        label={t('admin.nav.patients')}
-        testId="patients-table"
-        records={result.data?.data}
-        total={result.data?.total}
-        columns={columns}
-        params={params}
-        isLoading={result.isPending}
-        isFetching={result.isFetching && !result.isPending}
-        error={result.isError ? result.error : undefined}
-        onRetry={() => void result.refetch()}
-        emptyText={t('records.list.empty')}
-        getRowHref={(patient) => `/admin/patients/${patient.id}`}
-      />
-    </>
+    <ListPage
+      title={t('admin.nav.patients')}
+      description={isStaff ? t('records.list.descriptionStaff') : t('records.list.description')}
+      searchPlaceholder={t('records.list.search')}
+      query={result}
+      params={params}
+      testId="patients-table"
+      columns={columns}
+      emptyText={t('records.list.empty')}
+      getRowHref={(patient) => `/admin/patients/${patient.id}`}
+    />
   );
 }

@@ -2,12 +2,10 @@ import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Stack, Text } from '@mantine/core';
 import { recordAccessActions, type AuditAction, type RecordAccessEntry } from '@telemedicina/shared';
 import { useTranslation } from 'react-i18next';
-import { ListTable, type ListTableColumn } from '../../../components/list-table';
-import { SectionForbidden } from '../../../components/section-page/SectionForbidden';
-import { SectionHeader } from '../../../components/section-page/SectionHeader';
-import pageClasses from '../../../components/section-page/SectionPage.module.css';
+import { ListPage, ListPageFrame } from '../../../components/list-page';
+import type { ListTableColumn } from '../../../components/list-table';
 import { formatDateTime } from '../../../lib/format';
-import { useHasAnyPermission, useLanguage } from '../../../lib/ui-state';
+import { useLanguage } from '../../../lib/ui-state';
 import { useListParams } from '../../../lib/use-list-params';
 import { useRecordAccess } from '../api/get-record-access';
 import { useViewerTimeZone } from '../../../lib/use-clock';
@@ -50,12 +48,15 @@ export function recordAccessActionKey(action: string): string {
  */
 export function RecordAccessPage() {
   const { t } = useTranslation();
-  const isAllowed = useHasAnyPermission(['records.read.own']);
   return (
-    <div className={pageClasses.page} data-testid="record-access-page">
-      <SectionHeader title={t('accessLog.title')} description={t('accessLog.description')} />
-      {isAllowed ? <AccessLog /> : <SectionForbidden />}
-    </div>
+    <ListPageFrame
+      testId="record-access-page"
+      title={t('accessLog.title')}
+      description={t('accessLog.description')}
+      permissions={['records.read.own']}
+    >
+      <AccessLog />
+    </ListPageFrame>
   );
 }
 
@@ -130,17 +131,13 @@ function AccessLog() {
   ];
 
   return (
-    <ListTable
-      label={t('accessLog.title')}
-      testId="record-access-table"
-      records={result.data?.data}
-      total={result.data?.total}
-      columns={columns}
+    <ListPage
+      title={t('accessLog.title')}
+      description={t('accessLog.description')}
+      query={result}
       params={params}
-      isLoading={result.isPending}
-      isFetching={result.isFetching && !result.isPending}
-      error={result.isError ? result.error : undefined}
-      onRetry={() => void result.refetch()}
+      testId="record-access-table"
+      columns={columns}
       emptyText={t('accessLog.empty')}
       getRowId={(entry) => String(entry.id)}
     />

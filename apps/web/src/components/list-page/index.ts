@@ -1,0 +1,8 @@
+export {
+  ListPage,
+  ListPageFrame,
+  type ListPageAnswer,
+  type ListPageFrameProps,
+  type ListPageProps,
+  type ListPageQuery,
+} from './ListPage';
