@@ -4,6 +4,7 @@ import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 import type { ServiceContext } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
 import { csvByteOrderMark, csvRow } from '../../lib/csv.js';
+import { t } from '../../text/catalogue.js';
 import {
   findAuditFacets,
   findUserLanguage,
@@ -38,43 +39,23 @@ export async function listAuditLog(
 export const auditExportMaxRows = 100_000;
 const exportBatchSize = 1_000;
 
-const exportCopy: Record<Language, { header: string[]; capped: (maxRows: number) => string }> = {
-  es: {
-    header: [
-      'Fecha (UTC)',
-      'Acción',
-      'Resultado',
-      'Usuario',
-      'Correo del usuario',
-      'Id del usuario',
-      'Tipo de registro',
-      'Id del registro',
-      'Dirección IP',
-      'Navegador',
-      'Id de la solicitud',
-      'Detalles',
-    ],
-    capped: (maxRows) =>
-      `# Exportación limitada a ${maxRows} filas: acote los filtros para obtener el resto.`,
-  },
-  en: {
-    header: [
-      'Date (UTC)',
-      'Action',
-      'Outcome',
-      'User',
-      'User email',
-      'User id',
-      'Record type',
-      'Record id',
-      'IP address',
-      'User agent',
-      'Request id',
-      'Details',
-    ],
-    capped: (maxRows) => `# Export capped at ${maxRows} rows: narrow the filters to get the rest.`,
-  },
-};
+/** The export's header row in the requester's language. */
+function exportHeader(language: Language): string[] {
+  return [
+    t(language, 'csv.audit.at'),
+    t(language, 'csv.audit.action'),
+    t(language, 'csv.audit.outcome'),
+    t(language, 'csv.audit.user'),
+    t(language, 'csv.audit.userEmail'),
+    t(language, 'csv.audit.userId'),
+    t(language, 'csv.audit.targetType'),
+    t(language, 'csv.audit.targetId'),
+    t(language, 'csv.audit.ip'),
+    t(language, 'csv.audit.userAgent'),
+    t(language, 'csv.audit.requestId'),
+    t(language, 'csv.audit.details'),
+  ];
+}
 
 /**
  * The filtered log as CSV (BOM, header in the requester's language, cells
@@ -98,9 +79,8 @@ export async function exportAuditLog(
     details: { filters: describeFilters(query), format: 'csv', maxRows },
   });
   const db = ctx.db.db;
-  const copy = exportCopy[language];
   async function* lines(): AsyncGenerator<string> {
-    yield csvByteOrderMark + csvRow(copy.header);
+    yield csvByteOrderMark + csvRow(exportHeader(language));
     let written = 0;
     let after: { at: Date; id: number } | null = null;
     while (written < maxRows) {
@@ -118,7 +98,7 @@ export async function exportAuditLog(
     }
     const [more] = await listAuditEventsAfter(db, filter, query.order, after, 1);
     if (more !== undefined) {
-      yield `${copy.capped(maxRows)}\r\n`;
+      yield `${t(language, 'csv.audit.capped', { maxRows })}\r\n`;
     }
   }
   return { fileName: `audit-log-${calendarDateIn(ctx.now(), filter.timeZone)}.csv`, lines: lines() };

@@ -13,6 +13,7 @@ import {
 } from '@telemedicina/shared';
 import { AppError } from '../../lib/app-error.js';
 import { writeZip, zipMaxBytes, type ZipEntry } from '../../lib/zip.js';
+import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
 import type { FileStorage } from '../files/file-storage.js';
@@ -118,7 +119,7 @@ function formatInstant(at: Date, language: Language, timeZone: string): string {
 
 /** `historia-clinica-<date>.zip` / `medical-record-<date>.zip`; an administrator's copy names the patient too. */
 function exportFileName(language: Language, date: string, patientName: string | null): string {
-  const prefix = language === 'en' ? 'medical-record' : 'historia-clinica';
+  const prefix = t(language, 'fileName.recordExport');
   const slug =
     patientName === null
       ? ''
