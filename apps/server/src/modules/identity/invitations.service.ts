@@ -1,7 +1,6 @@
 /** Invitations: reading one for the acceptance page and accepting it (a new or a completed account). */
 import type { AcceptInvitationRequest, InvitationInfo } from '@telemedicina/shared';
 import { z } from 'zod';
-import { consents } from '../../db/schema.js';
 import { AppError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { hashSecretToken } from '../../lib/tokens.js';
@@ -18,6 +17,7 @@ import {
 } from './users.repository.js';
 import { presentRole } from './users.presenter.js';
 import { consumeToken, findUsableToken } from './auth-tokens.repository.js';
+import { insertConsents } from './consents.repository.js';
 import { invalidToken } from './auth-tokens.service.js';
 import { telemedicineConsentVersion, termsVersion } from './registration.service.js';
 import { openSession, type SignedIn } from './sign-in.service.js';
@@ -121,21 +121,25 @@ export async function acceptInvitation(
       roles.map((role) => role.id),
       now,
     );
-    await tx.insert(consents).values({
-      userId: created.id,
-      kind: 'terms',
-      version: termsVersion,
-      acceptedAt: now,
-      ip: ctx.request.ip,
-    });
-    if (isPatient) {
-      await tx.insert(consents).values({
+    await insertConsents(tx, [
+      {
         userId: created.id,
-        kind: 'telemedicine',
-        version: telemedicineConsentVersion,
+        kind: 'terms',
+        version: termsVersion,
         acceptedAt: now,
         ip: ctx.request.ip,
-      });
+      },
+    ]);
+    if (isPatient) {
+      await insertConsents(tx, [
+        {
+          userId: created.id,
+          kind: 'telemedicine',
+          version: telemedicineConsentVersion,
+          acceptedAt: now,
+          ip: ctx.request.ip,
+        },
+      ]);
     }
     return created;
   });
@@ -195,7 +199,8 @@ async function completeRegisteredAccount(
   if (updated === null) {
     throw invalidToken();
   }
-  await tx.insert(consents).values(
+  await insertConsents(
+    tx,
     changes.consentKinds.map((kind) => ({
       userId: updated.id,
       kind,

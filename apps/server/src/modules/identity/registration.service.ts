@@ -1,6 +1,5 @@
 /** Patient self-registration and email verification. */
 import type { RegisterRequest } from '@telemedicina/shared';
-import { consents } from '../../db/schema.js';
 import { languageOf } from '../../lib/language.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { hashSecretToken } from '../../lib/tokens.js';
@@ -17,6 +16,7 @@ import {
   type UserRow,
 } from './users.repository.js';
 import { consumeToken } from './auth-tokens.repository.js';
+import { insertConsents } from './consents.repository.js';
 import { invalidToken, issueAuthToken } from './auth-tokens.service.js';
 
 /** Versions of the documents a person accepts at registration (recorded with each consent). */
@@ -57,7 +57,7 @@ export async function register(ctx: ServiceContext, input: RegisterRequest): Pro
       patientRoles.map((role) => role.id),
       now,
     );
-    await tx.insert(consents).values([
+    await insertConsents(tx, [
       { userId: user.id, kind: 'terms', version: termsVersion, acceptedAt: now, ip: ctx.request.ip },
       {
         userId: user.id,
