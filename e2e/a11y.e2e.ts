@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api.js';
+import { ApiSession, ok } from './support/api.js';
 import { blocking, describeViolations, runAxe } from './support/axe.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -29,14 +29,6 @@ interface Fixture {
   guestUrl: string;
 }
 const fixture = {} as Fixture;
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
-}
 
 beforeAll(async () => {
   server = await startServer();

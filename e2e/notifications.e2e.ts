@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api.js';
+import { ApiSession, ok } from './support/api.js';
 import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openPage, signIn, type Lang, type Viewport } from './support/sign-in.js';
@@ -28,14 +28,6 @@ const variants: [Lang, Viewport][] = [
   ['es', 'phone'],
   ['en', 'phone'],
 ];
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
-}
 
 async function book(session: ApiSession, startsAt: string): Promise<string> {
   const appointment = await ok(

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../apps/server/src/test/pdf-text.js';
-import { ApiSession, readLatestEmail } from './support/api.js';
+import { ApiSession, ok, readLatestEmail } from './support/api.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { mimeParts } from './support/mime.js';
@@ -43,14 +43,6 @@ let laterStartsAt: string;
 let prescriptionId: string;
 let prescriptionIssuedAt: string;
 const contexts: BrowserContext[] = [];
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
-}
 
 /** "6:07" / "6:07 AM": an instant's time of day in a zone, as the app writes it. */
 function timeIn(instant: string, timeZone: string, lang: Lang = 'es'): string {

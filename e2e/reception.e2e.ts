@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession, readLatestEmail } from './support/api.js';
+import { ApiSession, ok, readLatestEmail } from './support/api.js';
 import { blocking, describeViolations, runAxe } from './support/axe.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
@@ -36,14 +36,6 @@ let reception: ApiSession;
 let day: string;
 const booked: { doctor: string; patient: string; startsAt: string }[] = [];
 const contexts: BrowserContext[] = [];
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
-}
 
 /** "9:30" / "9:30 AM": an instant's time of day in a zone, as the app writes it. */
 function timeIn(instant: string, timeZone: string, lang: Lang = 'es'): string {

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiSession } from './support/api.js';
+import { ApiSession, ok } from './support/api.js';
 import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { openContext, signIn } from './support/sign-in.js';
@@ -51,14 +51,6 @@ let noteStored = false;
 const stored = { allergies: [] as string[], conditions: [] as string[], medications: [] as string[] };
 let patientSocket: Socket | null = null;
 const contexts: BrowserContext[] = [];
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
-}
 
 function cookieHeader(session: ApiSession): string {
   const cookies = (session as unknown as { cookies: Map<string, string> }).cookies;

@@ -92,3 +92,12 @@ export async function readLatestEmail(
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** The body of an answer below 300; anything else fails the journey, saying what was asked and what came back. */
+export async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
+  const { status, body } = await answer;
+  if (status >= 300) {
+    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
+  }
+  return body;
+}

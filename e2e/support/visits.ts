@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 import type { Page } from 'playwright-core';
-import { ApiSession } from './api.js';
+import { ApiSession, ok } from './api.js';
 
 /**
  * Helpers for video-visit journeys: a clinic where a visit can start now (no booking notice,
@@ -18,14 +18,6 @@ export interface VisitActors {
 interface SettingsBody {
   booking: { minimumNoticeMinutes: number; visitLengths: number[]; [key: string]: unknown };
   video: { iceServers: unknown[] };
-}
-
-async function ok<T>(answer: Promise<{ status: number; body: T }>, what: string): Promise<T> {
-  const { status, body } = await answer;
-  if (status >= 300) {
-    throw new Error(`${what} answered ${status}: ${JSON.stringify(body)}`);
-  }
-  return body;
 }
 
 /** Clinic settings for visits that start now: no notice, 5-minute visits allowed, no ICE servers. */
