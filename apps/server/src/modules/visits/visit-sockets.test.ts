@@ -1,80 +1,33 @@
-import type { ChatMessage, GuestInvite } from '@telemedicina/shared';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClock, createDoctor } from '../../test/booking-fixtures.js';
+import type { GuestInvite } from '@telemedicina/shared';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createDoctor } from '../../test/booking-fixtures.js';
 import { auditEventsOf, createUser, send, signIn } from '../../test/factories.js';
-import { createTestContext, parseSetCookie, type TestContext } from '../../test/test-context.js';
+import type { TestContext } from '../../test/test-context.js';
 import {
   ask,
-  closeVisitSockets,
   collectEvents,
   createVisit,
   nextEvent,
   openVisitSocket,
   sessionCookie,
   settle,
-  type TestVisit,
-  type VisitClientSocket,
 } from '../../test/visit-fixtures.js';
+import {
+  callInProgress,
+  clock,
+  inMinutes,
+  inviteAndRedeem,
+  setUpVisitSockets,
+  socketTestApp,
+} from './visit-sockets-test-support.js';
 
-const clock = createClock('2026-06-15T10:00:00.000Z');
-const minute = 60_000;
 let context: TestContext;
 let port: number;
 
-const inMinutes = (minutes: number): Date => new Date(clock.now().getTime() + minutes * minute);
-
-beforeAll(async () => {
-  context = await createTestContext({ now: clock.now });
-  await context.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = context.app.server.address();
-  port = typeof address === 'object' && address !== null ? address.port : 0;
+setUpVisitSockets();
+beforeAll(() => {
+  ({ context, port } = socketTestApp());
 });
-
-afterEach(() => {
-  closeVisitSockets();
-});
-
-afterAll(async () => {
-  await context?.close();
-});
-
-/** A visit in progress with the doctor and the patient both in the call. */
-async function callInProgress(): Promise<{
-  visit: TestVisit;
-  doctor: VisitClientSocket;
-  patient: VisitClientSocket;
-}> {
-  const visit = await createVisit(context.app, { startsAt: inMinutes(0), status: 'in_progress' });
-  const doctor = await openVisitSocket(port, sessionCookie(visit.doctorSession));
-  const patient = await openVisitSocket(port, sessionCookie(visit.patientSession));
-  expect(await ask(doctor, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 })).toMatchObject({
-    ok: true,
-    data: { inCall: true },
-  });
-  expect(await ask(patient, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 })).toMatchObject({
-    ok: true,
-    data: { inCall: true, participants: [{ key: `user:${visit.doctor.id}`, role: 'doctor' }] },
-  });
-  return { visit, doctor, patient };
-}
-
-async function inviteAndRedeem(
-  visit: TestVisit,
-  options: { expiresInMinutes?: number } = {},
-): Promise<{ invite: GuestInvite; token: string; cookie: string }> {
-  const created = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/guests`, {
-    session: visit.doctorSession.token,
-    body: { name: 'Intérprete Invitada', role: 'interpreter', language: 'en', ...options },
-  });
-  expect(created.statusCode).toBe(201);
-  const invite = created.json<GuestInvite>();
-  const token = invite.url?.split('#')[1] ?? '';
-  const redeemed = await send(context.app, 'POST', '/api/v1/visit-guests/redeem', { body: { token } });
-  expect(redeemed.statusCode).toBe(200);
-  const cookie = parseSetCookie(redeemed.headers['set-cookie']).get('tm_guest');
-  expect(cookie?.attributes).toEqual(expect.arrayContaining(['httponly', 'samesite=lax', 'path=/']));
-  return { invite, token, cookie: `tm_guest=${cookie?.value ?? ''}` };
-}
 
 describe('socket authorization', () => {
   it('keeps a non-participant out: no join, no chat history, no chat messages, no signalling', async () => {
@@ -425,80 +378,5 @@ describe('limits', () => {
     } finally {
       clock.set(start);
     }
-  });
-});
-
-describe('chat', () => {
-  it('replays what was sent while a participant was away, once, and resends are idempotent', async () => {
-    const { visit, doctor, patient } = await callInProgress();
-    const first = await ask(patient, 'chat.send', {
-      appointmentId: visit.appointmentId,
-      clientId: 'p-1',
-      body: 'Buenos días',
-    });
-    expect(first).toMatchObject({ ok: true, data: { seq: 1, sender: { role: 'patient' } } });
-    patient.disconnect();
-    await settle();
-    const second = await ask(doctor, 'chat.send', {
-      appointmentId: visit.appointmentId,
-      clientId: 'd-1',
-      body: 'Hola',
-    });
-    const third = await ask(doctor, 'chat.send', {
-      appointmentId: visit.appointmentId,
-      clientId: 'd-2',
-      body: '¿Sigue ahí?',
-    });
-    expect([second, third].map((result) => result.ok && result.data.seq)).toEqual([2, 3]);
-
-    const back = await openVisitSocket(port, sessionCookie(visit.patientSession));
-    const joined = await ask(back, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 1 });
-    expect(
-      joined.ok && joined.data.messages.map((message: ChatMessage) => [message.seq, message.body]),
-    ).toEqual([
-      [2, 'Hola'],
-      [3, '¿Sigue ahí?'],
-    ]);
-    // The ack of the first send got lost, say: resending answers the stored message, no new number.
-    const others = collectEvents(doctor, 'chat.message');
-    const resent = await ask(back, 'chat.send', {
-      appointmentId: visit.appointmentId,
-      clientId: 'p-1',
-      body: 'Buenos días',
-    });
-    expect(resent).toMatchObject({ ok: true, data: { seq: 1 } });
-    await settle();
-    expect(others).toEqual([]);
-    const history = await send(context.app, 'GET', `/api/v1/visits/${visit.appointmentId}/messages?after=0`, {
-      session: visit.doctorSession.token,
-    });
-    expect(history.json<{ data: ChatMessage[]; lastSeq: number }>()).toMatchObject({ lastSeq: 3 });
-    expect(history.json<{ data: ChatMessage[] }>().data.map((message) => message.seq)).toEqual([1, 2, 3]);
-    expect(
-      await ask(back, 'chat.send', { appointmentId: visit.appointmentId, clientId: 'p-2', body: '   ' }),
-    ).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
-  });
-
-  it('numbers 50 concurrent messages from two participants 1..50 without gaps or duplicates', async () => {
-    const { visit, doctor, patient } = await callInProgress();
-    const sends = Array.from({ length: 50 }, (_, index) =>
-      ask(index % 2 === 0 ? doctor : patient, 'chat.send', {
-        appointmentId: visit.appointmentId,
-        clientId: `m-${index}`,
-        body: `mensaje ${index}`,
-      }),
-    );
-    const results = await Promise.all(sends);
-    const seqs = results.map((result) => (result.ok ? result.data.seq : -1)).sort((a, b) => a - b);
-    expect(seqs).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
-    const history = await send(
-      context.app,
-      'GET',
-      `/api/v1/visits/${visit.appointmentId}/messages?limit=500`,
-      {
-        session: visit.patientSession.token,
-      },
-    );
-    expect(history.json<{ data: ChatMessage[] }>().data).toHaveLength(50);
   });
 });
