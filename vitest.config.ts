@@ -27,8 +27,11 @@ export default defineConfig({
           root: './apps/server',
           environment: 'node',
           include: ['src/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Ceilings, not waits: a test ends when its work does. A fresh database (PGlite or a
+          // PostgreSQL template copy) per file or test takes seconds on a quiet host and far more on
+          // one doing three other things (a fresh-clone run beside other work: 30 s and 60 s ran out).
+          testTimeout: 90_000,
+          hookTimeout: 180_000,
           env: { TZ: 'UTC' },
         },
       },

@@ -102,7 +102,7 @@ beforeAll(async () => {
   });
   archive = result.file;
   manifest = result.manifest;
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await context?.close();
@@ -184,7 +184,7 @@ describe('restore', () => {
         await dispose();
       }
     },
-    120_000,
+    300_000,
   );
 
   it('refuses a corrupted archive (a part that does not match its sha256) and changes nothing', async () => {
@@ -223,7 +223,7 @@ describe('restore', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('refuses a different secret key unless forced', async () => {
     const client = await openDatabase({ kind: 'pglite', dataDir: null });
@@ -241,7 +241,7 @@ describe('restore', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('the generated secret key (no MFA_ENCRYPTION_KEY)', () => {
@@ -268,7 +268,7 @@ describe('the generated secret key (no MFA_ENCRYPTION_KEY)', () => {
       await from.close();
       await into.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('migration levels', () => {
@@ -304,7 +304,7 @@ describe('migration levels', () => {
       await older.close();
       await target.close();
     }
-  }, 120_000);
+  }, 300_000);
 
   it('refuses an archive from a version with migrations this one does not know', async () => {
     const unpacked = path.join(work, 'newer');
@@ -324,7 +324,7 @@ describe('migration levels', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('npm run backup / npm run restore', () => {

@@ -122,7 +122,7 @@ describe('npm run create-admin', () => {
     });
     expect(again.code).toBe(1);
     expect(again.output).toContain('already exists');
-  }, 90_000);
+  }, 240_000);
 
   it('explains its usage and refuses to run without a password and a terminal', async () => {
     const usage = await run([], {});
@@ -131,5 +131,5 @@ describe('npm run create-admin', () => {
     const noPassword = await run(['--email', 'a@b.example', '--name', 'Alguien Más'], {});
     expect(noPassword.code).toBe(2);
     expect(noPassword.output).toContain('ADMIN_PASSWORD');
-  }, 60_000);
+  }, 180_000);
 });
