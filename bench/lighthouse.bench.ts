@@ -38,6 +38,7 @@ import {
   meanBreakdown,
   type BlockingKind,
 } from './support/blocking-breakdown.js';
+import { demoPassword } from '../e2e/support/demo-accounts.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -226,7 +227,7 @@ async function patientCookie(baseUrl: string): Promise<string> {
       cookie: [...cookies].map(([name, value]) => `${name}=${value}`).join('; '),
       'x-xsrf-token': cookies.get('XSRF-TOKEN') ?? '',
     },
-    body: JSON.stringify({ email: 'paciente1@example.com', password: 'Telemedicina2026!' }),
+    body: JSON.stringify({ email: 'paciente1@example.com', password: demoPassword }),
   });
   await login.text();
   remember(login);

@@ -22,7 +22,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { ApiSession } from '../e2e/support/api.js';
 import { launchBrowser, newContext } from '../e2e/support/browser.js';
 import { startServer } from '../e2e/support/server.js';
-import { bookVisitNow, prepareDoctor, prepareVisitClinic, signInPage } from '../e2e/support/visits.js';
+import { signIn } from '../e2e/support/sign-in.js';
+import { bookVisitNow, prepareDoctor, prepareVisitClinic } from '../e2e/support/visits.js';
 
 const runs = Number(process.env.VISIT_BENCH_RUNS ?? 7);
 // Two doctors, each with four five-minute slots whose check-in (15 minutes before) is open at once.
@@ -94,8 +95,8 @@ async function main(): Promise<void> {
         contexts.push(doctorContext, patientContext);
         const doctorPage = await doctorContext.newPage();
         const patientPage = await patientContext.newPage();
-        await signInPage(doctorPage, server.baseUrl, doctorEmail!);
-        await signInPage(patientPage, server.baseUrl, patientEmail!);
+        await signIn(doctorPage, server.baseUrl, doctorEmail!);
+        await signIn(patientPage, server.baseUrl, patientEmail!);
         return { doctor, patientApi, doctorPage, patientPage };
       }),
     );
