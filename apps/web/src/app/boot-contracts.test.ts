@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 /*
  * The signed-in boot builds every zod schema of each shared module it loads, so the contracts it
  * needs live in small modules (`common`, `clinic-settings`, `search`, `appointment`, `visit-timing`)
- * and the areas' modules — every form's schemas — load with their areas (docs/ARCHITECTURE.md).
+ * and the areas' modules — every form's schemas — load with their areas (docs/PERFORMANCE.md).
  * This walks the static imports of the boot (the entry, the application, the admin frame and the
  * `/admin` home: the steps of `boot-hints.json`) through the shared package and fails when one of
  * them reaches an area's contracts again.
