@@ -85,7 +85,7 @@ describe('authorization matrix', () => {
       'GET /api/v1/outbox',
       'GET /api/v1/outbox/:id/attachments/:index',
       'GET /api/v1/doctors/:id/waitlist',
-      // Video visits (issue 7)
+      // Video visits
       'GET /api/v1/visits/:appointmentId',
       'PUT /api/v1/visits/:appointmentId/device-check',
       'POST /api/v1/visits/:appointmentId/check-in',
@@ -101,7 +101,7 @@ describe('authorization matrix', () => {
       'DELETE /api/v1/visits/:appointmentId/guests/:guestId',
       'POST /api/v1/visit-guests/redeem',
       'GET /api/v1/visit-guests/current',
-      // Diagnoses and prescriptions (issue 8)
+      // Diagnoses and prescriptions
       'GET /api/v1/diagnoses',
       'GET /api/v1/diagnoses/:code',
       'POST /api/v1/patients/:patientId/prescriptions',
@@ -110,7 +110,7 @@ describe('authorization matrix', () => {
       'GET /api/v1/prescriptions/:id/pdf',
       'POST /api/v1/prescriptions/:id/cancel',
       'GET /api/v1/prescriptions/verify/:code',
-      // Patient chart (issue 8)
+      // Patient chart
       'GET /api/v1/patients',
       'GET /api/v1/patients/:patientId/chart',
       'PATCH /api/v1/patients/:patientId/profile',

@@ -16,7 +16,7 @@ import { createVisit, type TestVisit } from '../test/visit-fixtures.js';
 
 /**
  * Names and labels people type and others read refuse the bidirectional controls that make text
- * read differently from what it is (issue 21, finding 7): U+202E RIGHT-TO-LEFT OVERRIDE and the
+ * read differently from what it is (a file name or a person's name that spoofs another): U+202E RIGHT-TO-LEFT OVERRIDE and the
  * rest. Every route that takes such a name answers 400 VALIDATION_FAILED on the field with
  * `validation.bidiControls`; uploaded file names, which the server turns into labels itself, lose them.
  */

@@ -144,7 +144,7 @@ describe('a page that starts signed in (session cookie)', () => {
         '/assets/AdminShell-E.js',
       ]);
     }
-    // The patient's portal (issue 20): the application and the portal's light frame, nothing of the
+    // The patient's portal: the application and the portal's light frame, nothing of the
     // admin area's frame.
     for (const portal of ['/portal', '/portal/', '/portal/appointments/a1']) {
       expect(preloads(pageFor(portal, 'es', true).html)).toEqual([

@@ -20,7 +20,7 @@ import { diagnosisCodes } from './records.js';
 const instant = () => timestamp({ withTimezone: true, mode: 'date' });
 
 /**
- * The doctor's note of one visit (issue 8): SOAP sections as sanitized HTML, written beside the
+ * The doctor's note of one visit: SOAP sections as sanitized HTML, written beside the
  * call with autosave. `version` grows with every save (optimistic concurrency: a save names the
  * version it was based on). Signing stamps `signed_at` and locks the row for good — a trigger
  * refuses any later change to the content — so what follows is an addendum.

@@ -16,7 +16,7 @@ import { users } from './identity.js';
 const instant = () => timestamp({ withTimezone: true, mode: 'date' });
 
 /**
- * The clinical record (issue 8). A patient's chart is their `users` row (name, date of birth,
+ * The clinical record. A patient's chart is their `users` row (name, date of birth,
  * phone) plus `patient_profiles` (demographics, identity document, emergency contact) and the
  * lists below. Rows of the lists are never deleted: `removed_at` ends them, so the history of
  * what was recorded, by whom and when is kept.

@@ -41,7 +41,7 @@ export async function loadParticipants(
 
 /**
  * The visit's page in the web app for its reader: the patient's portal (`/portal/…`) for the
- * appointment's patient, the admin area for the doctor and staff (issue 20).
+ * appointment's patient, the admin area for the doctor and staff: each lands where they work.
  */
 export function appointmentLink(
   services: Pick<AppServices, 'config'>,

@@ -20,7 +20,7 @@ import {
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 
 /**
- * The reason for a visit is clinical (issue 21, finding 5): its doctor and its patient always read
+ * The reason for a visit is clinical, so it is kept from whoever does not treat: its doctor and its patient always read
  * it; anyone else who sees the appointment (reception, administrators) only when the clinic's
  * privacy setting allows it, which is off by default. Every answer that carries the reason obeys.
  */

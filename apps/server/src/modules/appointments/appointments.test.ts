@@ -263,7 +263,7 @@ describe('changing appointments', () => {
     expect(appointmentSchema.parse(cancelled.json())).toMatchObject({
       status: 'cancelled',
       cancellationReason: null,
-      // Kept, so each reader is told "you cancelled" or who did (issue 20).
+      // Kept, so each reader is told "you cancelled" or who did.
       cancelledBy: 'patient',
     });
     const twice = await cancel(later.id, patient.token);

@@ -185,14 +185,14 @@ describe('audited actions', () => {
       session: admin.token,
       body: { roleKeys: ['patient', 'staff'] },
     });
-    // Clinic settings and the audit log viewer (issue 5).
+    // Clinic settings and the audit log viewer.
     await send(app, 'PATCH', '/api/v1/settings', {
       session: admin.token,
       body: { clinic: { name: 'Clínica Auditada', timeZone: 'Europe/Madrid', language: 'es' } },
     });
     await send(app, 'GET', '/api/v1/audit-events?action=settings.', { session: admin.token });
     await send(app, 'GET', '/api/v1/audit-events/export.csv', { session: admin.token });
-    // Accounts, roles and specialties (issue 5, server-accounts).
+    // Accounts, roles and specialties.
     const managed = await createUser(app, { roles: ['patient'], hasMfa: true });
     await send(app, 'GET', '/api/v1/users/export.csv', { session: admin.token });
     await send(app, 'PATCH', `/api/v1/users/${managed.id}`, {
@@ -221,13 +221,13 @@ describe('audited actions', () => {
       body: { active: false },
     });
     await send(app, 'DELETE', `/api/v1/specialties/${specialty.id}`, { session: admin.token });
-    // Doctor profiles (issue 6): the first admin edit creates the profile.
+    // Doctor profiles: the first admin edit creates the profile.
     const doctor = await createUser(app, { roles: ['doctor'] });
     await send(app, 'PATCH', `/api/v1/doctors/${doctor.id}`, {
       session: admin.token,
       body: { licenseNumber: 'AUD-2026' },
     });
-    // Availability and booking (issue 6, booking-core): rules, exceptions, book, move, cancel, confirm.
+    // Availability and booking: rules, exceptions, book, move, cancel, confirm.
     const bookingDoctor = await createUser(app, { roles: ['doctor'] });
     await context.db.db.execute(
       sql`insert into doctor_profiles (user_id, license_number) values (${bookingDoctor.id}, 'AUD-SLOTS')`,
@@ -277,7 +277,7 @@ describe('audited actions', () => {
       session: admin.token,
       body: { status: 'confirmed' },
     });
-    // Video visits (issue 7): device check, check-in, admission, delay, a shared file, a guest's steps, end.
+    // Video visits: device check, check-in, admission, delay, a shared file, a guest's steps, end.
     const visitPatient = await signIn(app, await createUser(app, { roles: ['patient'] }));
     const visitDoctor = await signIn(app, await createUser(app, { roles: ['doctor'] }));
     const visitStart = new Date(app.services.now().getTime() + 5 * 60_000);
@@ -340,7 +340,7 @@ describe('audited actions', () => {
       session: visitDoctor.token,
     });
     await send(app, 'POST', `/api/v1/visits/${visitId}/end`, { session: visitDoctor.token });
-    // Prescriptions (issue 8): issue, read, PDF, public verification, cancel.
+    // Prescriptions: issue, read, PDF, public verification, cancel.
     const issued = await send(app, 'POST', `/api/v1/patients/${visitPatient.me.user.id}/prescriptions`, {
       session: visitDoctor.token,
       body: {
@@ -363,7 +363,7 @@ describe('audited actions', () => {
       session: visitDoctor.token,
       body: { reason: 'Dosis equivocada' },
     });
-    // Patient chart (issue 8): the list, a read, an edit, an emergency access.
+    // Patient chart: the list, a read, an edit, an emergency access.
     const chartPatientId = visitPatient.me.user.id;
     await send(app, 'GET', '/api/v1/patients', { session: visitDoctor.token });
     await send(app, 'GET', `/api/v1/patients/${chartPatientId}/chart`, { session: visitDoctor.token });
@@ -375,7 +375,7 @@ describe('audited actions', () => {
       session: (await signIn(app, bookingDoctor)).token,
       body: { reason: 'Urgencia: paciente inconsciente, necesito sus alergias.' },
     });
-    // Chart documents (issue 8): the patient uploads a document and removes it.
+    // Chart documents: the patient uploads a document and removes it.
     const chartDocument = await uploadChartDocument(app, visitPatient.token, chartPatientId, {
       name: 'informe.pdf',
       type: 'application/pdf',
@@ -387,7 +387,7 @@ describe('audited actions', () => {
       `/api/v1/patients/${chartPatientId}/documents/${chartDocument.json<{ id: string }>().id}`,
       { session: visitPatient.token },
     );
-    // Visit notes and vitals (issue 8): vitals, create, autosave, diagnoses, sign, addendum.
+    // Visit notes and vitals: vitals, create, autosave, diagnoses, sign, addendum.
     const noteUrl = `/api/v1/appointments/${visitId}/note`;
     await send(app, 'PUT', `/api/v1/appointments/${visitId}/vitals`, {
       session: visitPatient.token,
@@ -407,7 +407,7 @@ describe('audited actions', () => {
       session: visitDoctor.token,
       body: { body: '<p>Sin cambios</p>' },
     });
-    // Record export (issue 8): the patient's own copy, and an administrator's with a reason.
+    // Record export: the patient's own copy, and an administrator's with a reason.
     await send(app, 'GET', '/api/v1/me/record/export', { session: visitPatient.token });
     await send(app, 'POST', `/api/v1/patients/${chartPatientId}/export`, {
       session: admin.token,

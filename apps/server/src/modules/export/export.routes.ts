@@ -39,7 +39,7 @@ function sendZip(reply: FastifyReply, download: RecordExportDownload, log: Fasti
   return reply.send(body);
 }
 
-/** The record export (issue 8): the patient's own copy, and an administrator's copy on request. */
+/** The record export: the patient's own copy, and an administrator's copy on request. */
 export const exportRoutes: FastifyPluginCallbackZod<{ services: AppServices; storage: FileStorage }> = (
   app,
   { services, storage },

@@ -304,7 +304,8 @@ async function exportRecord(
       logo !== null && (logo.contentType === 'image/png' || logo.contentType === 'image/jpeg')
         ? logo.bytes
         : null;
-    // The readable summary beside the machine-readable file, in the patient's language (issue 20).
+    // The readable summary beside the machine-readable file (JSON alone is nothing a patient can
+    // read), in the patient's language.
     yield {
       name: recordSummaryFileName(language),
       modifiedAt: now,

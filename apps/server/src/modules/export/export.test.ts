@@ -370,7 +370,7 @@ describe('GET /me/record/export', () => {
     expect(readme).toContain('1 archivo(s) que no se pudieron leer');
   });
 
-  it('adds a readable PDF summary in Spanish, every time in the patient’s account zone (issue 20)', () => {
+  it('adds a readable PDF summary in Spanish, every time in the patient’s account zone', () => {
     const pdf = entryNamed(entries, 'resumen-historia-clinica.pdf').data;
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const text = pdfText(pdf);

@@ -15,8 +15,7 @@ import {
 import { t } from '../../text/catalogue.js';
 
 /**
- * The readable summary of a record export (issue 20: "the record export is JSON only: nothing a
- * patient can read"). It sits beside record.json in the ZIP, in the patient's language (Spanish
+ * The readable summary of a record export, because JSON alone is nothing a patient can read. It sits beside record.json in the ZIP, in the patient's language (Spanish
  * addressing the reader as usted), every time in the patient's account zone through the server's
  * one clock (`lib/clock`), the zone named in words once.
  */

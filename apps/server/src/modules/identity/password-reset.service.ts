@@ -15,7 +15,7 @@ import { invalidToken, issueAuthToken } from './auth-tokens.service.js';
  * Asks for a reset link to be emailed when the email has an account that may
  * sign in. The answer never says which, not even by its timing: the look-up,
  * the token and the email all happen after the answer has gone out, so a
- * registered and an unknown address cost the same to answer (issue 21).
+ * registered and an unknown address cost the same to answer: the timing must not tell who has an account.
  */
 export function requestPasswordReset(ctx: ServiceContext, email: string): void {
   ctx.background.run('password reset', () => sendPasswordReset(ctx, email));

@@ -127,7 +127,7 @@ describe('signing', () => {
     const email = stored[0]!;
     expect(email.language).toBe('en');
     expect(email.subject).toContain('Summary of your visit');
-    // The patient is linked to the visit in their portal (issue 20), not to the admin area.
+    // The patient is linked to the visit in their portal, where patients live, not to the admin area.
     expect(email.text).toContain(`/portal/appointments/${appointmentId}`);
     expect(email.text).not.toContain('/admin/');
     expect(email.attachments).toHaveLength(1);

@@ -111,7 +111,7 @@ describe('appointment emails and calendar files', () => {
     expect(descriptionOf(toDoctor)).toContain(
       escapeIcsText('Friday, March 27, 2026 at 9:00 AM (Madrid time)'),
     );
-    // Each reader is linked to their own frame (issue 20): the patient to the portal, the doctor to
+    // Each reader is linked to the frame they use: the patient to the portal, the doctor to
     // the admin area — in the email and in its calendar file.
     const locationOf = (message: OutgoingEmail | undefined) =>
       unfold(message?.attachments?.[0]?.content ?? '').find((line) => line.startsWith('LOCATION:'));
@@ -168,7 +168,7 @@ describe('appointment emails and calendar files', () => {
     expect(lines.find((line) => line.startsWith('SUMMARY:'))).toMatch(
       /^SUMMARY:Cita en .*Ana\\; Pérez\\, hija/,
     );
-    // The patient's file links to their portal (issue 20); the doctor's below to the admin area.
+    // The patient's file links to their portal; the doctor's below to the admin area.
     expect(lines).toContain(`LOCATION:${testAppOrigin}/portal/appointments/${appointment.id}`);
     const sequence0 = Number(lines.find((line) => line.startsWith('SEQUENCE:'))?.slice(9));
 

@@ -13,7 +13,7 @@ import type { AppServices } from '../context.js';
 import { lookUpPatients, readClinicDay, registerPatient } from './reception.service.js';
 
 /**
- * Reception's day (issue 20): every doctor's appointments and free times on one day, finding a
+ * Reception's day, so reception books without choosing a doctor first: every doctor's appointments and free times on one day, finding a
  * patient to book for, and registering a patient who calls or walks in. Booking itself is
  * `POST /appointments` with `patientId`.
  */

@@ -114,7 +114,7 @@ async function readMultipartUpload(request: FastifyRequest, limits: UploadLimits
 }
 
 /**
- * Chart documents (issue 8): upload, list, read the bytes, remove. Every read is audited as
+ * Chart documents: upload, list, read the bytes, remove. Every read is audited as
  * `record.viewed` on the patient; uploads and removals as `document.uploaded` / `document.removed`.
  */
 export const documentsRoutes: FastifyPluginAsyncZod<{ services: AppServices; storage: FileStorage }> = async (

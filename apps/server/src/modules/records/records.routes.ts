@@ -35,7 +35,7 @@ const readChartAccess = { anyOf: ['records.read.own', 'records.read', 'patients.
 const writeClinical = { anyOf: ['records.write'] } as const;
 
 /**
- * The patient chart (issue 8): list, chart, edits, emergency access, and the patient's own
+ * The patient chart: list, chart, edits, emergency access, and the patient's own
  * access log. Every answer carrying chart data writes an audit event (records.audit.test.ts
  * walks these routes to hold that).
  */

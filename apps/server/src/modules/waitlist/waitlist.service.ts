@@ -112,7 +112,7 @@ export async function offerFreedSlot(
         doctorName,
         startsAt: appointment.startsAt,
         timeZone: patient.timeZone,
-        // The waiting patient books in their portal (issue 20).
+        // The waiting patient books in their portal: patients live there, not in the admin area.
         link: appLink(ctx, `/portal/doctors/${appointment.doctorUserId}`),
       },
     } as const;

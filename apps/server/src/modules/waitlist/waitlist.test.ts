@@ -152,7 +152,7 @@ describe('doctor waiting lists', () => {
     for (const told of [first, second, third]) {
       const emails = await slotEmails(told.me.user.email);
       expect(emails).toHaveLength(1);
-      // The waiting patient books in their portal (issue 20), not in the admin area.
+      // The waiting patient books in their portal, where patients live, not in the admin area.
       expect(emails[0]?.text).toContain(`/portal/doctors/${doctor.id}`);
       expect(emails[0]?.text).not.toContain('/admin/');
       const page = notificationPageSchema.parse(
