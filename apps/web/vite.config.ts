@@ -24,7 +24,7 @@ function bootHints(): Plugin {
     app: ['src/app/start-app.tsx', 'src/app/AdminShell.tsx'],
     // `/admin`: the home route and the home page of everyone but clinic admins.
     home: ['src/app/HomeRoute.tsx', 'src/features/home/index.ts'],
-    // A patient portal page: the application, the portal's light frame and its home (issue 20).
+    // A patient portal page: the application, the portal's light frame and its home, fetched with the entry.
     // (Its home comes in the frame's chunk, which imports it statically.)
     portal: ['src/app/start-app.tsx', 'src/app/PortalShell.tsx'],
     // What the signed-in frame fetches once the page is idle (`usePrefetchWhenIdle`): the message

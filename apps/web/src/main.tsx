@@ -191,7 +191,8 @@ function nextTask(): Promise<void> {
  */
 function preloadRouteChunks(pathname: string): void {
   if (/^\/portal(\/|$)/i.test(pathname)) {
-    // The patient's portal: its light frame and its home, nothing of the admin area (issue 20).
+    // The patient's portal: its light frame and its home, nothing of the admin area (a patient never
+    // sees it, so a patient's phone does not download it).
     void import('./app/PortalShell').catch(() => undefined);
     if (isPortalHome(pathname)) {
       void import('./features/portal').catch(() => undefined);

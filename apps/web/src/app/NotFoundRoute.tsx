@@ -13,7 +13,7 @@ const PortalShell = lazy(async () => ({ default: (await import('./PortalShell'))
  * Every unknown address (`*`, inside `/admin` and `/portal` too). Signed out it is the
  * specification's page ("Sitio no encontrado", one step back). Signed in, the person keeps their
  * frame — the portal's for a patient, the admin area's for staff — with the way home, so a
- * mistyped or outdated link is not a dead end (issue 20).
+ * mistyped or outdated link is not a dead end.
  */
 export function NotFoundRoute() {
   const me = useMe();

@@ -14,7 +14,7 @@ function renderAt(path: string, language: 'es' | 'en' = 'es') {
   return router;
 }
 
-/** No dead ends (issue 20): an unknown address keeps a signed-in person in their frame. */
+/** No dead ends: an unknown address keeps a signed-in person in their frame. */
 describe('unknown addresses', { timeout: 30_000 }, () => {
   let api: FakeApi;
   beforeAll(async () => {

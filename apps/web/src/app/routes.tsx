@@ -165,7 +165,7 @@ export const routes: RouteObject[] = [
           },
         ],
       },
-      // The patient portal (issue 20): the patient's pages in their own light frame. The pages are
+      // The patient portal: the patient's pages in their own light frame. The pages are
       // the same feature pages the admin area draws; staff opening these addresses go to /admin.
       {
         path: 'portal',

@@ -7,7 +7,7 @@ const patient = sampleMe({
 });
 const staff = sampleMe({ permissions: ['appointments.read.any', 'users.read'] });
 
-describe('where sign-in leads (issue 20: patients live in the portal)', () => {
+describe('where sign-in leads (patients live in the portal)', () => {
   it('a patient lands on the portal, and an old admin return path is followed to its portal page', () => {
     expect(signedInTarget(patient, null)).toBe('/portal');
     expect(signedInTarget(patient, '/admin')).toBe('/portal');

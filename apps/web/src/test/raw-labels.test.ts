@@ -26,7 +26,7 @@ function textAt(tree: Tree, key: string): string | undefined {
 const languages = { es: es as Tree, en: en as Tree };
 
 /**
- * Nothing raw (issue 20): every code the server can put in front of a person — audit actions and
+ * Nothing raw: every code the server can put in front of a person — audit actions and
  * record types, the patient's access log, outbox templates and statuses, audit outcomes — has
  * words in both languages. The lists come from the shared package the server is typed by, so a
  * new action or template without a label fails here.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { tuFormsIn } from '@telemedicina/shared';
 import es from '../../public/assets/i18n/es.json';
 
-// Spanish addresses the reader as usted (issue 20); the finder and its own test are in the shared
+// Spanish addresses the reader as usted, as a clinic speaks to its patients; the finder and its own test are in the shared
 // package (spanish-usted.ts), which the server's check of its strings uses too.
 type Tree = { [key: string]: string | Tree };
 

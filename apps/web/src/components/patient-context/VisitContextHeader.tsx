@@ -16,8 +16,8 @@ export interface VisitContextHeaderProps {
 }
 
 /**
- * Who and which visit, above the note editor and the prescription form (issue 20: "the note editor
- * and the new prescription page do not name the patient or the visit"): the patient's name, age,
+ * Who and which visit, above the note editor and the prescription form, so the doctor never writes
+ * without seeing for whom and for which visit: the patient's name, age,
  * sex and current allergies (from the chart the doctor may read), the visit's date and time in the
  * doctor's account zone (the one clock) and its reason when the doctor may read it.
  */

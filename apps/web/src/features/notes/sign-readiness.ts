@@ -10,8 +10,8 @@ export interface SignReadiness {
 }
 
 /**
- * What stands between the draft and its signature, for the list above the editor (issue 20: ending
- * a call leads to the note "with what is missing to sign it"). Mirrors the server's rule in
+ * What stands between the draft and its signature, for the list above the editor, so a doctor who
+ * ends a call sees at once what the note still needs. Mirrors the server's rule in
  * `signNote`: an assessment, a plan or at least one diagnosis.
  */
 export function signReadiness(filled: Readonly<Record<NoteSection, boolean>>, diagnosisCount: number): SignReadiness {

@@ -99,7 +99,7 @@ describe('audit log against a real HTTP server', { timeout: 30_000 }, () => {
     expect(listUrls()).toEqual(['/api/v1/audit-events?page=1&pageSize=20&targetId=u-9']);
     expect(rows.map((row) => row.getAttribute('data-id'))).toEqual(['7', '6']);
     expect(rows[0]!.textContent).toContain('ana@clinica.example');
-    // The action and the record read as words; the record's id is not in the list (issue 20).
+    // The action and the record read as words (people do not read codes); the record's id is not in the list.
     expect(within(rows[0]!).getByTestId('audit-row-action').textContent).toBe(
       'Configuración de la clínica modificada',
     );

@@ -67,7 +67,7 @@ export function itemsOf(doctor: ClinicDayDoctor): DayItem[] {
 }
 
 /**
- * Reception's day (issue 20): every doctor of the clinic on one day, a column each, with their
+ * Reception's day, so reception sees the whole clinic at once: every doctor of the clinic on one day, a column each, with their
  * appointments (patient, time, where the patient is: not arrived, in the waiting room, in the
  * call, done, no-show, cancelled) and their free times, which open the booking form. Times are in
  * the viewer's account zone (one clock). On a phone the columns are a swipeable row, one doctor at

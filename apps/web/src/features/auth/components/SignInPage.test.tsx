@@ -155,7 +155,7 @@ describe('sign-in page against a real HTTP server', { timeout: 30_000 }, () => {
     await waitFor(() => expect(currentPath(router)).toBe(target), slow);
   });
 
-  it('a guarded deep link says why it asks to sign in, and signing in returns there (issue 20)', async () => {
+  it('a guarded deep link says why it asks to sign in, and signing in returns there', async () => {
     api.routes['POST /api/v1/auth/login'] = (_request, response) => sendJson(response, 200, sampleMe());
     api.routes['GET /api/v1/outbox'] = (_request, response) =>
       sendJson(response, 200, { data: [], page: 1, pageSize: 20, total: 0 });

@@ -83,7 +83,7 @@ describe('the visit note page against a real HTTP server', { timeout: 60_000 }, 
     expect(within(card).getByTestId('note-vital-temperatureC').textContent).toContain('38,2 °C');
   });
 
-  it('names the patient and the visit above the editor, in the doctor’s account zone, and lists what is missing to sign (issue 20)', async () => {
+  it('names the patient and the visit above the editor, in the doctor’s account zone, and lists what is missing to sign', async () => {
     const me = sampleMe({
       permissions: ['records.read', 'records.write'],
       user: { id: doctorId, timeZone: 'America/Mexico_City' },

@@ -11,7 +11,7 @@ describe('the reported vitals, worded for the reader', () => {
     );
   });
 
-  it('tells the patient reading their own visit that they sent none (issue 20: not "the patient")', () => {
+  it('tells the patient reading their own visit that they sent none (not "the patient")', () => {
     renderWithProviders(<VitalsView vitals={null} isOwn />);
     expect(screen.getByTestId('note-vitals-none').textContent).toBe(
       'No envió constantes para esta consulta.',

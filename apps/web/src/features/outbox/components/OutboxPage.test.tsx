@@ -84,7 +84,7 @@ describe('outbox against a real HTTP server', { timeout: 30_000 }, () => {
     expect(within(rows[0]!).getByTestId('outbox-row-to').textContent).toBe('paciente1@correo.example');
     expect(within(rows[0]!).getByTestId('outbox-row-status').textContent).toBe('Guardado');
     expect(within(rows[1]!).getByTestId('outbox-row-status').textContent).toBe('Error');
-    // The template reads as words, never its code (issue 20).
+    // The template reads as words, never its code: people do not read codes.
     expect(within(rows[0]!).getByTestId('outbox-row-template').textContent).toBe('Confirmación del correo');
     expect(rows[0]!.textContent).not.toContain('verify-email');
     expect(rows[0]!.textContent).toMatch(/18:45/);

@@ -10,7 +10,7 @@ import { isCurrentPlace, portalNavigation } from '../navigation';
 import classes from './PortalLayout.module.css';
 
 /**
- * The patient's frame (issue 20): a light header — the clinic's name and logo, the language, the
+ * The patient's frame, lighter than the staff's (a patient needs four places, not an admin menu): a light header — the clinic's name and logo, the language, the
  * slots the app layer fills (notifications), the account menu — and the four places a patient goes
  * (home, doctors, visits, record): in the header on wide screens, at the bottom of a phone's screen
  * within a thumb's reach. No side navigation, no search, nothing of the staff's frame.

@@ -115,7 +115,7 @@ describe('prescription pages against a real HTTP server', { timeout: 60_000 }, (
     );
   });
 
-  it('names the patient (age, sex, allergies) and the linked visit above the form (issue 20)', async () => {
+  it('names the patient (age, sex, allergies) and the linked visit above the form', async () => {
     api.routes[`GET /api/v1/appointments/${appointmentId}`] = (_request, response) =>
       sendJson(response, 200, {
         id: appointmentId,
