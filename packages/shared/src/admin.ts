@@ -15,7 +15,7 @@ import {
 } from './common.js';
 
 /**
- * Contracts of the administration area (issue 5): users, roles, specialties,
+ * Contracts of the administration area: users, roles, specialties,
  * clinic settings (their schema: clinic-settings.ts), audit log, dashboard and the outbox (the
  * header's global search: search.ts).
  * Every list endpoint takes `listQuerySchema` (page, pageSize ≤ 100, q) plus

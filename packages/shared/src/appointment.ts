@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appointmentStatuses, pageOf } from './common.js';
 
-/** An appointment as every list and page shows it (issue 6), and a page of them. */
+/** An appointment as every list and page shows it, and a page of them. */
 
 const personSchema = z.object({ id: z.string(), name: z.string() });
 

@@ -22,7 +22,7 @@ export const auditActions = [
   'user.invitation_accepted',
   'user.unlocked',
   'user.roles_changed',
-  // Administration of accounts, roles and specialties (issue 5, server-accounts)
+  // Administration of accounts, roles and specialties
   'user.exported',
   'user.updated',
   'user.disabled',
@@ -34,14 +34,14 @@ export const auditActions = [
   'specialty.created',
   'specialty.updated',
   'specialty.deleted',
-  // Doctor profiles (issue 6)
+  // Doctor profiles
   'doctor.profile_updated',
   'profile.updated',
   'access.denied',
   'settings.updated',
   'audit.viewed',
   'audit.exported',
-  // Availability and booking (issue 6)
+  // Availability and booking
   'availability.rules_replaced',
   'availability.exception_created',
   'availability.exception_deleted',
@@ -49,7 +49,7 @@ export const auditActions = [
   'appointment.cancelled',
   'appointment.rescheduled',
   'appointment.status_changed',
-  // Video visits (issue 7): check, check-in, admission, end, delay, files, guests
+  // Video visits: check, check-in, admission, end, delay, files, guests
   'visit.device_checked',
   'visit.checked_in',
   'visit.admitted',
@@ -61,26 +61,26 @@ export const auditActions = [
   'visit.guest_admitted',
   'visit.guest_joined',
   'visit.guest_revoked',
-  // Prescriptions (issue 8): issued, viewed (JSON or PDF), cancelled, publicly verified
+  // Prescriptions: issued, viewed (JSON or PDF), cancelled, publicly verified
   'prescription.issued',
   'prescription.viewed',
   'prescription.cancelled',
   'prescription.verified',
-  // Patient chart (issue 8): every read and write, emergency access, the patients list
+  // Patient chart: every read and write, emergency access, the patients list
   'patient.list_viewed',
   'record.viewed',
   'record.updated',
   'record.emergency_access',
-  // Record export (issue 8): the patient's own copy, or an administrator's with a reason
+  // Record export: the patient's own copy, or an administrator's with a reason
   'record.exported',
-  // Visit notes and patient-reported vitals (issue 8); `note.edited` at most once per note per 10 minutes
+  // Visit notes and patient-reported vitals; `note.edited` at most once per note per 10 minutes
   'note.created',
   'note.edited',
   'note.diagnoses_set',
   'note.signed',
   'note.addendum_added',
   'vitals.reported',
-  // Chart documents (issue 8): uploads and removals (reads are record.viewed)
+  // Chart documents: uploads and removals (reads are record.viewed)
   'document.uploaded',
   'document.removed',
 ] as const;

@@ -9,7 +9,7 @@ import {
 } from './common.js';
 
 /**
- * Contracts of availability, slots and appointments (issue 6). Instants are
+ * Contracts of availability, slots and appointments. Instants are
  * ISO 8601 strings in UTC; wall-clock times (`HH:MM`) belong to an explicit
  * IANA zone. Messages are translation keys (`validation.*`).
  */

@@ -3,7 +3,7 @@ import { displayText } from './display-text.js';
 import { languageSchema, timeZoneSchema } from './common.js';
 
 /**
- * The clinic's settings (`GET/PATCH /settings`, issue 5) and the part every browser may know
+ * The clinic's settings (`GET/PATCH /settings`) and the part every browser may know
  * (`GET /config`). Apart from the administration area's other contracts: every signed-in page
  * reads the public part at boot.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listQuerySchema, pageOf, sortOrderSchema } from './common.js';
 
 /**
- * Contracts of doctor profiles and the doctors directory (issue 6).
+ * Contracts of doctor profiles and the doctors directory.
  * Biographies are plain text (line breaks kept, no markup): the client shows
  * them as text with `white-space: pre-line`, so nothing needs sanitizing.
  */

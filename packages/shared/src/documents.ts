@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listQuerySchema, pageOf } from './common.js';
 
 /**
- * Contracts of chart documents (issue 8): files in a patient's chart, uploaded by the patient or a
+ * Contracts of chart documents: files in a patient's chart, uploaded by the patient or a
  * treating doctor, or generated when a visit note is signed (visit summaries). The bytes are
  * recognised by their content on the server; a browser's file name is only a sanitized label.
  * Documents are removed by stamping them, never deleted; visit summaries cannot be removed.

@@ -38,19 +38,19 @@ export const errorCodes = [
   'CANNOT_CHANGE_SELF',
   'ALREADY_EXISTS',
   'CLINICAL_ATTACHMENT_WITHHELD',
-  // Booking (issue 6)
+  // Booking
   'SLOT_TAKEN',
   'CANCELLATION_WINDOW_PASSED',
   'INVALID_TRANSITION',
   'NOT_ACCEPTING_NEW_PATIENTS',
-  // Video visits (issue 7)
+  // Video visits
   'VISIT_NOT_OPEN',
   'VISIT_NOT_ADMITTED',
   'VISIT_FULL',
   'VISIT_ENDED',
   'GUEST_LINK_EXPIRED',
   'GUEST_LINK_USED',
-  // Clinical record (issue 8)
+  // Clinical record
   'NOTE_SIGNED',
   'NOTE_NOT_SIGNED',
   'NOTE_VERSION_CONFLICT',

@@ -10,7 +10,7 @@ import {
 } from './records.js';
 
 /**
- * Contracts of the record export (issue 8): `GET /me/record/export` (the patient) and
+ * Contracts of the record export: `GET /me/record/export` (the patient) and
  * `POST /patients/:patientId/export` (an administrator, with a reason) answer a ZIP file holding
  * `record.json` (this schema), `README.txt`, `prescriptions/<code>.pdf`, `summaries/<date>-<id>.pdf`
  * and `documents/<name>`. The JSON is versioned: a reader checks `format` and `version` first;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Contracts of visit notes, patient-reported vitals and chart documents (issue 8). REST paths are
+ * Contracts of visit notes, patient-reported vitals and chart documents. REST paths are
  * under `/api/v1`. A note belongs to one appointment; its doctor writes it beside the call (SOAP
  * sections in rich text, autosaved every 5 s), picks diagnoses from the catalogue, and signs it.
  * A signed note never changes: later additions are addenda, signed and dated when written.

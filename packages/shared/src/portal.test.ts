@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { systemRoles } from './permission-catalogue.js';
 import { adminPathFor, isPortalUser, portalPathFor, webPathForReader } from './portal.js';
 
-describe('the patient portal (issue 20)', () => {
+describe('the patient portal', () => {
   it('belongs to patients only: any permission beyond the patient role keeps the admin frame', () => {
     expect(isPortalUser(systemRoles.patient.permissions)).toBe(true);
     expect(isPortalUser(['doctors.read', 'appointments.book.self'])).toBe(true);

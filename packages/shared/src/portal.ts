@@ -1,7 +1,7 @@
 import { systemRoles } from './permission-catalogue.js';
 
 /**
- * The patient portal (issue 20): patients live at `/portal/…`, staff (doctors, reception,
+ * The patient portal: patients live at `/portal/…`, staff (doctors, reception,
  * administrators) in the admin frame at `/admin/…`. Both sides use these helpers: the web app to
  * pick the frame and redirect old links, the server to link each recipient of an email or a
  * notification to the address their frame serves.

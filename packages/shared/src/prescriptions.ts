@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { displayText } from './display-text.js';
 
 /**
- * Contracts of the diagnosis catalogue and of prescriptions (issue 8). REST paths are under
+ * Contracts of the diagnosis catalogue and of prescriptions. REST paths are under
  * `/api/v1`. The public verification answer carries nothing about the patient and no
  * medication names: a pharmacist checks that the paper in front of them is genuine, still valid
  * and signed by that doctor; what it prescribes they read on the paper itself.

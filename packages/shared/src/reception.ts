@@ -3,7 +3,7 @@ import { appointmentStatuses, calendarDateSchema, languageSchema, timeZoneSchema
 import { dateOfBirthSchema, emailSchema, personNameSchema, phoneSchema } from './auth.js';
 
 /**
- * Contracts of reception's day (issue 20): every doctor of the clinic on one day, side by side,
+ * Contracts of reception's day: every doctor of the clinic on one day, side by side,
  * with their appointments and free times; finding a patient by name, phone or date of birth; and
  * registering a patient who calls or walks in (the invitation email lets them set a password).
  * Messages are translation keys (`validation.*`).

@@ -5,7 +5,7 @@ import { calendarDateSchema, listQuerySchema, pageOf } from './common.js';
 import { chartDocumentSchema } from './documents.js';
 
 /**
- * Contracts of the patient chart (issue 8): the patients list, the chart itself, its edits,
+ * Contracts of the patient chart: the patients list, the chart itself, its edits,
  * emergency access and the patient's own access log. Who may see what is decided on the server
  * (records.policy.ts); staff get the administrative part only (`clinical: null`).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { appointmentStatusSchema, roleSummarySchema } from './common.js';
 
-/** The header's global search (issue 5), on every signed-in page. */
+/** The header's global search, on every signed-in page. */
 
 export const globalSearchQuerySchema = z.object({
   q: z.string().trim().min(2, { message: 'validation.searchTooShort' }).max(200),

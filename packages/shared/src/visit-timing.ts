@@ -1,5 +1,5 @@
 /**
- * When a video visit may be joined, and by how many (issue 7): plain numbers, without the visit
+ * When a video visit may be joined, and by how many: plain numbers, without the visit
  * contracts' schemas, for the pages that only need to know whether a visit is open.
  */
 

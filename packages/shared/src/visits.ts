@@ -3,7 +3,7 @@ import { displayText } from './display-text.js';
 import { appointmentStatuses, languageSchema } from './common.js';
 
 /**
- * Contracts of video visits (issue 7): pre-call device check, virtual waiting
+ * Contracts of video visits: pre-call device check, virtual waiting
  * room, call signalling, in-visit chat and guests. REST paths are under
  * `/api/v1`; real-time events are typed in `realtime.ts`.
  *
