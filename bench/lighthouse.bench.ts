@@ -17,7 +17,7 @@
  * Power") is about 1500–2000; the same page scores higher on a faster host and lower on a slower
  * one. So the bench first measures the host's index (one run of the baseline page) and scales the
  * multiplier to it — 4 × index / 1750, the middle of the calibrated range, bounded to 1–12× — so the
- * pages are measured on about the same emulated phone whatever the host (issue 20: a host of index
+ * pages are measured on about the same emulated phone whatever the host (a host of index
  * 2,471 at a plain 4× emulated a phone 1.4 times faster than Lighthouse's). The index and the
  * multiplier are printed beside the scores; LIGHTHOUSE_CPU_SLOWDOWN fixes the multiplier instead.
  *
@@ -44,7 +44,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5);
 const target = 95;
-/** Total blocking time a patient's first screen may cost on the emulated phone (issue 20). */
+/** Total blocking time a patient's first screen may cost on the emulated phone. */
 const maxTbtMs = 200;
 /** A multiplier asked for (LIGHTHOUSE_CPU_SLOWDOWN); otherwise the bench scales one to the host. */
 const requestedSlowdown =

@@ -161,7 +161,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
       'paciente1@example.com',
       spanishWithHooks,
     );
-    // The patient's home is the portal's (issue 20), built around the next visit.
+    // The patient's home is the portal's, built around the next visit.
     await page.getByTestId('portal-home').waitFor({ timeout: 20_000 });
     await check(page, 'patient dashboard');
     await page.evaluate(() =>

@@ -78,7 +78,7 @@ describe('clinic administration in the browser', () => {
     const rows = page.getByTestId('list-row');
     await expect.poll(() => rows.count(), { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
     expect(await page.getByTestId('audit-filter-action').inputValue()).toBe('settings.updated');
-    // Each row names the action in words; its code stays in the row's data only (issue 20).
+    // Each row names the action in words; its code stays in the row's data only (people do not read codes).
     const actions = await page.getByTestId('audit-row-action').allTextContents();
     expect(new Set(actions)).toEqual(new Set(['Configuración de la clínica modificada']));
     const codes = await page

@@ -145,7 +145,7 @@ describe('booking in the browser', () => {
     await page.getByTestId('booking-form').waitFor();
     await page.getByTestId('booking-reason').fill('Control de la tos de mi hijo');
     await page.getByTestId('booking-confirm').click();
-    // The patient's booking lands on the appointment in their portal (issue 20).
+    // The patient's booking lands on the appointment in their portal, where patients live.
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toMatch(/^\/portal\/appointments\/[\w-]+$/);
     appointmentPath = pathOf(page);
     await expect
@@ -191,7 +191,7 @@ describe('booking in the browser', () => {
     }).format(new Date(startsAt));
     expect(await block.getByTestId('agenda-block-time').textContent()).toMatch(new RegExp(`^${shown}(–|$)`));
     expect(await block.textContent()).toContain('Pablo Paciente');
-    // The zone in words, never its IANA id (issue 20: one clock).
+    // The zone in words, never its IANA id (one clock: a zone is read as words).
     expect(await page.getByTestId('agenda-zone').textContent()).toContain('hora de Ciudad de México');
     expect(await page.getByTestId('agenda-zone').textContent()).not.toMatch(/America\//);
     // The block leads to the appointment.
@@ -251,7 +251,7 @@ describe('booking in the browser', () => {
     await page.getByTestId('admin-nav-schedule').click();
     await expect.poll(() => pathOf(page), { timeout: 15_000 }).toBe('/admin/schedule');
     await page.getByTestId('schedule-range').first().waitFor({ timeout: 15_000 });
-    // The zone in words, never its IANA id (issue 20: one clock).
+    // The zone in words, never its IANA id (one clock: a zone is read as words).
     expect(await page.getByTestId('schedule-zone').textContent()).toContain('hora de Ciudad de México');
     expect(await page.getByTestId('schedule-zone').textContent()).not.toMatch(/America\//);
     // Saturday gets a morning range; saved as a whole, it is there after a reload.

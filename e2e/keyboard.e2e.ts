@@ -170,7 +170,7 @@ async function signInByKeyboard(page: Page, email: string): Promise<void> {
   await typeInto(page, 'signin-email', email);
   await typeInto(page, 'signin-password', demoPassword);
   await page.keyboard.press('Enter');
-  // Staff land in the admin area, patients in their portal (issue 20): each with its navigation.
+  // Staff land in the admin area, patients in their portal: each with its navigation.
   await page.waitForURL(/\/(admin|portal)(\/|$)/, { timeout: 20_000 });
   await page
     .locator('[data-testid="admin-navigation"], [data-testid="portal-layout"] nav:visible')

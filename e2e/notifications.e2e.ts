@@ -110,7 +110,7 @@ describe('notification bell', () => {
       ]);
       const first = await panel.getByTestId('notification-item').first().textContent();
       expect(first).toContain(
-        // The patient cancelled it themselves: their copy is addressed to them (issue 20).
+        // The patient cancelled it themselves: their copy is addressed to them, not about them.
         lang === 'es' ? 'Usted canceló la cita' : 'You cancelled the appointment',
       );
       await settle(page);

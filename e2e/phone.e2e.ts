@@ -12,7 +12,7 @@ import { prepareDoctor, prepareVisitClinic, waitForRemoteVideos } from './suppor
 import { clickThrough } from './support/navigation.js';
 
 /**
- * Phone widths (360 and 390 px, and 844×390 on its side), issue 20: the directory, the booking, the
+ * Phone widths (360 and 390 px, and 844×390 on its side), where most patients are: the directory, the booking, the
  * visit page and the call. No doctor name is broken inside a word (each word's text lies on one
  * line, measured with a Range per word, and the name's box is as wide as its longest word), and
  * the patient's hang-up is visible and inside the screen in the call, upright and on its side.

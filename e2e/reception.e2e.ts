@@ -9,7 +9,7 @@ import { signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 
 /*
- * Reception's day (issue 20): the receptionist signs in and lands on the clinic's day — every
+ * Reception's day: the receptionist signs in and lands on the clinic's day — every
  * doctor side by side, without choosing one — registers a caller and books them into a free
  * time; the appointment appears in the day. The browser runs in Madrid, the accounts live in
  * Mexico City: every time on the page is the account's.

@@ -1,5 +1,5 @@
 /**
- * Crash safety of the built server on PostgreSQL (issue 9).
+ * Crash safety of the built server on PostgreSQL.
  *
  * 1. Twenty SIGKILLs at random moments while patients book (each its own
  *    slots, plus bursts where everyone races for the same slot) and a doctor

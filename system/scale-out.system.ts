@@ -1,5 +1,5 @@
 /**
- * Scale-out (issue 9): two instances of the built server on one PostgreSQL
+ * Scale-out: two instances of the built server on one PostgreSQL
  * database and one Redis, behind a small round-robin HTTP + WebSocket proxy
  * (system/support/balancer.ts). Sessions, rate limits and real-time rooms
  * work across the instances, and stopping one (SIGTERM, then SIGKILL of the
