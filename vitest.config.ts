@@ -39,7 +39,7 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
-          // Whole-system suites (issue 9): real server processes killed, restarted and scaled out
+          // Whole-system suites: real server processes killed, restarted and scaled out
           // on PostgreSQL and Redis. Run by `npm test` when TEST_SYSTEM=1 (.ci/run sets it).
           name: 'system',
           root: './system',
