@@ -29,7 +29,10 @@ export function NotFoundRoute() {
     <Suspense fallback={<DelayedLoader minHeight="100dvh" />}>
       <Routes>
         <Route element={<Shell />}>
-          <Route path="*" element={<NotFoundContent homePath={isPatient ? portalHomePath : defaultSignedInPath} />} />
+          <Route
+            path="*"
+            element={<NotFoundContent homePath={isPatient ? portalHomePath : defaultSignedInPath} />}
+          />
         </Route>
       </Routes>
     </Suspense>

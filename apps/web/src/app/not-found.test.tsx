@@ -28,7 +28,9 @@ describe('unknown addresses', { timeout: 30_000 }, () => {
   });
   const answerMe = (permissions: string[] | null) => {
     api.routes['GET /api/v1/me'] = (_request, response) =>
-      permissions ? sendJson(response, 200, sampleMe({ permissions })) : sendError(response, 401, 'UNAUTHENTICATED');
+      permissions
+        ? sendJson(response, 200, sampleMe({ permissions }))
+        : sendError(response, 401, 'UNAUTHENTICATED');
   };
 
   it.each(['/admin/no-existe', '/esto/no/existe'])(

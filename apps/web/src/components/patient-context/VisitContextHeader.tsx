@@ -48,7 +48,8 @@ export function VisitContextView({ context }: { context: VisitContext }) {
   const { t } = useTranslation();
   const clock = useClock();
   const { patient, visit } = context;
-  const age = patient.dateOfBirth === null ? null : ageOn(patient.dateOfBirth, dateInZone(new Date(), clock.timeZone));
+  const age =
+    patient.dateOfBirth === null ? null : ageOn(patient.dateOfBirth, dateInZone(new Date(), clock.timeZone));
   const facts = [
     age === null ? null : t('visitContext.age', { count: age }),
     patient.sex === 'unknown' ? null : t(`records.sex.${patient.sex}`),

@@ -14,7 +14,10 @@ export interface SignReadiness {
  * ends a call sees at once what the note still needs. Mirrors the server's rule in
  * `signNote`: an assessment, a plan or at least one diagnosis.
  */
-export function signReadiness(filled: Readonly<Record<NoteSection, boolean>>, diagnosisCount: number): SignReadiness {
+export function signReadiness(
+  filled: Readonly<Record<NoteSection, boolean>>,
+  diagnosisCount: number,
+): SignReadiness {
   const isReady = filled.assessment || filled.plan || diagnosisCount > 0;
   return {
     isReady,

@@ -96,7 +96,9 @@ export function AuditEventDrawer({ event, timeZone }: { event: AuditEvent | null
               {event.targetType ? (
                 <>
                   {targetTypeLabel(event.targetType)}
-                  {event.targetId ? <CopyableId value={event.targetId} testId="audit-details-target-id" /> : null}
+                  {event.targetId ? (
+                    <CopyableId value={event.targetId} testId="audit-details-target-id" />
+                  ) : null}
                   <Anchor
                     component={Link}
                     to={recordHref(event)}

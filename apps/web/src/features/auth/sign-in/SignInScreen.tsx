@@ -31,10 +31,7 @@ export function SignInScreen({
   );
   return (
     <AuthFrame onNavigate={onNavigate}>
-      <SignInForm
-        notice={notice}
-        isReturning={isReturning}
-        onSignedIn={onSignedIn} onNavigate={onNavigate} />
+      <SignInForm notice={notice} isReturning={isReturning} onSignedIn={onSignedIn} onNavigate={onNavigate} />
     </AuthFrame>
   );
 }

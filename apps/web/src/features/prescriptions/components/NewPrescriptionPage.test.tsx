@@ -160,7 +160,9 @@ describe('prescription pages against a real HTTP server', { timeout: 60_000 }, (
     const header = await screen.findByTestId('visit-context', {}, slow);
     expect(within(header).getByTestId('visit-context-patient').textContent).toBe('Luis García');
     expect(within(header).getByTestId('visit-context-facts').textContent).toBe('Hombre');
-    expect(within(header).getByTestId('visit-context-allergies').textContent).toBe('Sin alergias registradas');
+    expect(within(header).getByTestId('visit-context-allergies').textContent).toBe(
+      'Sin alergias registradas',
+    );
     // 09:00 UTC in the doctor's Madrid account: 10:00.
     expect(within(header).getByTestId('visit-context-when').textContent).toContain('10:00');
     expect(within(header).getByTestId('visit-context-reason').textContent).toBe('Motivo: No se indicó');
