@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { requireActor, type ServiceContext } from '../context.js';
 import { findUserById, type UserRow } from './users.repository.js';
 
@@ -6,7 +6,7 @@ import { findUserById, type UserRow } from './users.repository.js';
 export async function loadActorUser(ctx: ServiceContext): Promise<UserRow> {
   const user = await findUserById(ctx.db.db, requireActor(ctx).userId);
   if (user === null) {
-    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+    throw appError('UNAUTHENTICATED', 'Sign in to continue.');
   }
   return user;
 }

@@ -1,5 +1,6 @@
 /** Single-use emailed tokens (verification, password reset, invitation): issuing them and the answer to a bad one. */
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { ServiceContext } from '../context.js';
 import { insertAuthToken } from './auth-tokens.repository.js';
@@ -32,5 +33,5 @@ export async function issueAuthToken(
 
 /** The answer to a link whose token is unknown, used or expired. */
 export function invalidToken(): AppError {
-  return new AppError(400, 'TOKEN_INVALID', 'This link is not valid any more. Ask for a new one.');
+  return appError('TOKEN_INVALID', 'This link is not valid any more. Ask for a new one.');
 }

@@ -17,7 +17,7 @@ import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clearSessionCookie, isSecureRequest } from '../../http/cookies.js';
-import { AppError, isAppError } from '../../lib/app-error.js';
+import { appError, isAppError } from '../../lib/app-error.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
 import { applySessionCookie } from '../../http/session-cookie.js';
@@ -109,7 +109,7 @@ export const authRoutes: FastifyPluginCallbackZod<RouteOptions> = (app, { servic
       if (!failures.isAllowed && failures.remaining <= 0) {
         const retryAfterSeconds = Math.max(1, failures.ttlInSeconds);
         void reply.header('retry-after', String(retryAfterSeconds));
-        throw new AppError(429, 'RATE_LIMITED', 'Too many failed sign-ins. Try again later.', {
+        throw appError('RATE_LIMITED', 'Too many failed sign-ins. Try again later.', {
           retryAfterSeconds,
         });
       }

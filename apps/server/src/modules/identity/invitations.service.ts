@@ -1,7 +1,7 @@
 /** Invitations: reading one for the acceptance page and accepting it (a new or a completed account). */
 import type { AcceptInvitationRequest, InvitationInfo } from '@telemedicina/shared';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { hashSecretToken } from '../../lib/tokens.js';
 import type { ServiceContext } from '../context.js';
@@ -69,7 +69,7 @@ export async function acceptInvitation(
   // A patient (registered by reception) gives the telemedicine consent a self-registering patient gives.
   const isPatient = invitation.payload.roleKeys.includes('patient');
   if (isPatient && input.acceptTelemedicineConsent !== true) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', {
+    throw appError('VALIDATION_FAILED', 'The request is not valid.', {
       issues: [
         {
           location: 'body',

@@ -13,7 +13,7 @@ import {
 } from '@telemedicina/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { clearSessionCookie, isSecureRequest } from '../../http/cookies.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
@@ -108,15 +108,14 @@ export const meRoutes: FastifyPluginAsyncZod<MeRouteOptions> = async (app, { ser
     },
     async (request) => {
       if (!request.isMultipart()) {
-        throw new AppError(
-          415,
+        throw appError(
           'UNSUPPORTED_MEDIA_TYPE',
           'Send the photo as multipart/form-data in the field "file".',
         );
       }
       const part = await request.file();
       if (part?.fieldname !== 'file') {
-        throw new AppError(400, 'VALIDATION_FAILED', 'Send the photo in the field "file".', {
+        throw appError('VALIDATION_FAILED', 'Send the photo in the field "file".', {
           issues: [
             {
               location: 'body',

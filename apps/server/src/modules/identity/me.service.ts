@@ -4,7 +4,7 @@ import type {
   MeResponse,
   UpdateProfileRequest,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { languageOf } from '../../lib/language.js';
 import { type ServiceContext, requireActor } from '../context.js';
@@ -66,7 +66,7 @@ export async function changePassword(
   const user = await loadActorUser(ctx);
   assertPasswordAcceptable(input.newPassword, { email: user.email, name: user.name });
   if (user.passwordHash === null || !(await ctx.passwords.verify(user.passwordHash, input.currentPassword))) {
-    throw new AppError(400, 'PASSWORD_INCORRECT', 'The current password is not correct.');
+    throw appError('PASSWORD_INCORRECT', 'The current password is not correct.');
   }
   await updateUser(ctx.db.db, user.id, {
     passwordHash: await ctx.passwords.hash(input.newPassword),
@@ -112,7 +112,7 @@ export async function revokeMySession(
     ? await endSessions(ctx, { ids: [sessionId], userId: actor.userId }, 'revoked')
     : [];
   if (ended.length === 0) {
-    throw new AppError(404, 'NOT_FOUND', 'No such session.');
+    throw appError('NOT_FOUND', 'No such session.');
   }
   await ctx.audit({
     action: 'auth.session_revoked',

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared';
 import QRCode from 'qrcode';
-import { AppError } from '../../lib/app-error.js';
+import { AppError, appError } from '../../lib/app-error.js';
 import { createTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';
 import { type AppServices, type ServiceContext, requireActor } from '../context.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
@@ -16,6 +16,14 @@ import {
   replaceRecoveryCodes,
 } from './mfa.repository.js';
 import { loadActorUser } from './actor.js';
+
+/**
+ * A wrong code from someone already signed in (set-up, turning off, new recovery codes) is a 400,
+ * not the table's 401 for MFA_INVALID at sign-in: a 401 would tell the client the session is gone.
+ */
+function wrongCodeWhileSignedIn(message: string): AppError {
+  return new AppError(400, 'MFA_INVALID', message);
+}
 
 export const recoveryCodeCount = 10;
 /** Letters and digits without look-alikes (0/o, 1/l/i). */
@@ -71,11 +79,7 @@ export async function isMfaRequiredFor(
 export async function setUpMfa(ctx: ServiceContext): Promise<MfaSetupResponse> {
   const user = await loadActorUser(ctx);
   if (user.mfaEnabledAt !== null) {
-    throw new AppError(
-      409,
-      'CONFLICT',
-      'The second factor is already enabled; disable it first to change it.',
-    );
+    throw appError('CONFLICT', 'The second factor is already enabled; disable it first to change it.');
   }
   const secret = createTotpSecret();
   await updateUser(ctx.db.db, user.id, {
@@ -117,19 +121,15 @@ export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaE
   const actor = requireActor(ctx);
   const user = await loadActorUser(ctx);
   if (user.mfaEnabledAt !== null) {
-    throw new AppError(409, 'CONFLICT', 'The second factor is already enabled.');
+    throw appError('CONFLICT', 'The second factor is already enabled.');
   }
   if (user.mfaPendingSecretEncrypted === null) {
-    throw new AppError(409, 'CONFLICT', 'Start the set-up first.');
+    throw appError('CONFLICT', 'Start the set-up first.');
   }
   const secret = ctx.secrets.decrypt(user.mfaPendingSecretEncrypted);
   const step = await verifyTotp(secret, code, ctx.now(), null);
   if (step === null) {
-    throw new AppError(
-      400,
-      'MFA_INVALID',
-      'The code is not valid. Check the time on your device and try again.',
-    );
+    throw wrongCodeWhileSignedIn('The code is not valid. Check the time on your device and try again.');
   }
   const codes = createRecoveryCodes();
   const now = ctx.now();
@@ -137,7 +137,7 @@ export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaE
     // First, so a concurrent request on the same session waits here and then finds it ended.
     const ended = await revokeSessions(tx, { ids: [actor.sessionId] }, 'rotated', now);
     if (ended.length === 0) {
-      throw new AppError(401, 'SESSION_EXPIRED', 'Your session has ended. Sign in again.');
+      throw appError('SESSION_EXPIRED', 'Your session has ended. Sign in again.');
     }
     await updateUser(tx, user.id, {
       mfaSecretEncrypted: user.mfaPendingSecretEncrypted,
@@ -183,7 +183,7 @@ export async function disableMfa(
 ): Promise<void> {
   const user = await loadActorUser(ctx);
   if (user.mfaEnabledAt === null) {
-    throw new AppError(409, 'CONFLICT', 'The second factor is not enabled.');
+    throw appError('CONFLICT', 'The second factor is not enabled.');
   }
   const roles = await findUserRoles(ctx.db.db, user.id);
   if (
@@ -192,17 +192,13 @@ export async function disableMfa(
       roles.map((role) => role.key),
     )
   ) {
-    throw new AppError(
-      409,
-      'MFA_REQUIRED_BY_POLICY',
-      'Your role requires a second factor; it cannot be turned off.',
-    );
+    throw appError('MFA_REQUIRED_BY_POLICY', 'Your role requires a second factor; it cannot be turned off.');
   }
   if (user.passwordHash === null || !(await ctx.passwords.verify(user.passwordHash, input.password))) {
-    throw new AppError(400, 'PASSWORD_INCORRECT', 'The password is not correct.');
+    throw appError('PASSWORD_INCORRECT', 'The password is not correct.');
   }
   if (!(await verifyUserTotp(ctx, user, input.code))) {
-    throw new AppError(400, 'MFA_INVALID', 'The code is not valid.');
+    throw wrongCodeWhileSignedIn('The code is not valid.');
   }
   const now = ctx.now();
   await ctx.db.db.transaction(async (tx) => {
@@ -222,10 +218,10 @@ export async function disableMfa(
 export async function regenerateRecoveryCodes(ctx: ServiceContext, code: string): Promise<MfaEnableResponse> {
   const user = await loadActorUser(ctx);
   if (user.mfaEnabledAt === null) {
-    throw new AppError(409, 'CONFLICT', 'The second factor is not enabled.');
+    throw appError('CONFLICT', 'The second factor is not enabled.');
   }
   if (!(await verifyUserTotp(ctx, user, code))) {
-    throw new AppError(400, 'MFA_INVALID', 'The code is not valid.');
+    throw wrongCodeWhileSignedIn('The code is not valid.');
   }
   const codes = createRecoveryCodes();
   await replaceRecoveryCodes(

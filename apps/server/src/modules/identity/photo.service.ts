@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MeResponse } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { imageExtensions, sniffImage, type ImageType } from '../../lib/image-sniff.js';
 import type { ServiceContext } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
@@ -31,19 +31,19 @@ export async function setPhoto(
   // The clinic's upload size limit applies too (it may be lower than the 5 MB cap).
   const { maxFileSizeBytes } = await loadUploadLimits(ctx.db.db);
   if (bytes.length > maxFileSizeBytes) {
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The photo is too large.', { maxBytes: maxFileSizeBytes });
+    throw appError('PAYLOAD_TOO_LARGE', 'The photo is too large.', { maxBytes: maxFileSizeBytes });
   }
   const sniffed = sniffImage(bytes);
   if (sniffed.kind === 'unsupported') {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The photo must be a PNG, JPEG or WebP image.', {
+    throw appError('UNSUPPORTED_MEDIA_TYPE', 'The photo must be a PNG, JPEG or WebP image.', {
       accepted: Object.keys(imageExtensions),
     });
   }
   if (sniffed.kind === 'corrupt') {
-    throw new AppError(422, 'UNPROCESSABLE', 'The image is damaged or incomplete.');
+    throw appError('UNPROCESSABLE', 'The image is damaged or incomplete.');
   }
   if (sniffed.width > photoLimits.maxWidth || sniffed.height > photoLimits.maxHeight) {
-    throw new AppError(422, 'UNPROCESSABLE', 'The image is too large; the limit is 4096×4096 pixels.', {
+    throw appError('UNPROCESSABLE', 'The image is too large; the limit is 4096×4096 pixels.', {
       width: sniffed.width,
       height: sniffed.height,
       maxWidth: photoLimits.maxWidth,
@@ -115,7 +115,7 @@ export async function readPhoto(
   storage: FileStorage,
   userId: string,
 ): Promise<{ bytes: Buffer; contentType: ImageType; sha256: string }> {
-  const notFound = new AppError(404, 'NOT_FOUND', 'No photo.');
+  const notFound = appError('NOT_FOUND', 'No photo.');
   const actor = ctx.actor;
   if (actor === null || !isUuid(userId)) {
     throw notFound;

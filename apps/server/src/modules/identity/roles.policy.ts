@@ -1,4 +1,5 @@
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { isPermission } from '@telemedicina/shared';
 import type { Actor } from '../context.js';
 import type { RoleWithGrants } from './roles.repository.js';
@@ -12,7 +13,7 @@ import type { RoleWithGrants } from './roles.repository.js';
  */
 
 function locked(message: string): AppError {
-  return new AppError(409, 'SYSTEM_ROLE_LOCKED', message);
+  return appError('SYSTEM_ROLE_LOCKED', message);
 }
 
 export function assertCanRename(role: RoleWithGrants, name: { es: string; en: string }): void {
@@ -35,7 +36,7 @@ export function assertCanDelete(role: RoleWithGrants): void {
     throw locked('System roles cannot be deleted.');
   }
   if (role.userCount > 0) {
-    throw new AppError(409, 'ROLE_IN_USE', 'Users still hold this role.', { userCount: role.userCount });
+    throw appError('ROLE_IN_USE', 'Users still hold this role.', { userCount: role.userCount });
   }
 }
 
@@ -50,10 +51,10 @@ export function assertCanGrantRoles(
   granted: { roleKeys: readonly string[]; permissions: Iterable<string> },
 ): void {
   if (actor === null) {
-    throw new AppError(403, 'FORBIDDEN', 'Signed-in users only.');
+    throw appError('FORBIDDEN', 'Signed-in users only.');
   }
   if (granted.roleKeys.includes('admin') && !actor.roleKeys.includes('admin')) {
-    throw new AppError(403, 'FORBIDDEN', 'Only administrators can make someone an administrator.', {
+    throw appError('FORBIDDEN', 'Only administrators can make someone an administrator.', {
       missing: ['admin'],
     });
   }
@@ -64,7 +65,7 @@ export function assertCanGrantRoles(
     .filter((permission) => !isPermission(permission) || !actor.permissions.has(permission))
     .sort();
   if (missing.length > 0) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot give permissions you do not hold yourself.', {
+    throw appError('FORBIDDEN', 'You cannot give permissions you do not hold yourself.', {
       missing,
     });
   }

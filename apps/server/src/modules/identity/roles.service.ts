@@ -5,7 +5,7 @@ import {
   type UpdateRoleRequest,
   type ValidationIssue,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation } from '../../lib/database-errors.js';
 import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
@@ -41,7 +41,7 @@ export async function listRoles(
 export async function getRole(ctx: ServiceContext, id: string): Promise<RoleWithGrants> {
   const role = isUuid(id) ? await findRoleWithGrants(ctx.db.db, id) : null;
   if (role === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such role.');
+    throw appError('NOT_FOUND', 'No such role.');
   }
   return role;
 }
@@ -61,7 +61,7 @@ function checkPermissions(permissions: readonly string[]): string[] {
         ],
   );
   if (issues.length > 0) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Unknown permissions.', { issues });
+    throw appError('VALIDATION_FAILED', 'Unknown permissions.', { issues });
   }
   return [...new Set(permissions)].sort();
 }
@@ -83,7 +83,7 @@ export async function createRole(ctx: ServiceContext, input: CreateRoleRequest):
     return role;
   });
   if (created === null) {
-    throw new AppError(409, 'ALREADY_EXISTS', 'A role with this key already exists.', { field: 'key' });
+    throw appError('ALREADY_EXISTS', 'A role with this key already exists.', { field: 'key' });
   }
   await ctx.audit({
     action: 'role.created',
@@ -151,7 +151,7 @@ export async function deleteRole(ctx: ServiceContext, id: string): Promise<void>
   } catch (error) {
     // Someone was given the role since it was read: the foreign key keeps it.
     if (isForeignKeyViolation(error)) {
-      throw new AppError(409, 'ROLE_IN_USE', 'Users still hold this role.');
+      throw appError('ROLE_IN_USE', 'Users still hold this role.');
     }
     throw error;
   }

@@ -1,6 +1,7 @@
 /** Signing in (password, then the second factor when required), opening a session, signing out. */
 import type { LoginRequest, MeResponse } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { isMfaRequiredFor, useRecoveryCode, verifyUserTotp } from './mfa.service.js';
 import { endSessions, startSession, type StartedSession } from './sessions.service.js';
@@ -25,7 +26,7 @@ export interface SignedIn {
 
 function locked(lockedUntil: Date, now: Date): AppError {
   const retryAfterSeconds = Math.max(1, Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
-  return new AppError(423, 'ACCOUNT_LOCKED', 'Too many failed attempts. Try again later.', {
+  return appError('ACCOUNT_LOCKED', 'Too many failed attempts. Try again later.', {
     retryAfterSeconds,
   });
 }
@@ -65,19 +66,15 @@ export async function login(
       targetId: user.id,
       details: { reason: 'disabled' },
     });
-    throw new AppError(403, 'ACCOUNT_DISABLED', 'This account is disabled. Contact the clinic.');
+    throw appError('ACCOUNT_DISABLED', 'This account is disabled. Contact the clinic.');
   }
   if (user.emailVerifiedAt === null) {
-    throw new AppError(
-      403,
-      'EMAIL_NOT_VERIFIED',
-      'Confirm your email address first: use the link we sent you.',
-    );
+    throw appError('EMAIL_NOT_VERIFIED', 'Confirm your email address first: use the link we sent you.');
   }
   let secondFactor: 'totp' | 'recovery_code' | null = null;
   if (user.mfaEnabledAt !== null) {
     if (input.totpCode === undefined && input.recoveryCode === undefined) {
-      throw new AppError(401, 'MFA_REQUIRED', 'Enter the code from your authenticator app.');
+      throw appError('MFA_REQUIRED', 'Enter the code from your authenticator app.');
     }
     const isAccepted =
       input.totpCode !== undefined
@@ -145,8 +142,8 @@ async function failSignIn(
     throw locked(state.lockedUntil, now);
   }
   throw reason === 'mfa'
-    ? new AppError(401, 'MFA_INVALID', 'The code is not valid.')
-    : new AppError(401, 'INVALID_CREDENTIALS', 'The email or the password is not correct.');
+    ? appError('MFA_INVALID', 'The code is not valid.')
+    : appError('INVALID_CREDENTIALS', 'The email or the password is not correct.');
 }
 
 /** Ends the caller's session (if any) and its sockets. */

@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 
 /**
@@ -18,6 +18,6 @@ export function canViewPhoto(actor: Actor, target: { id: string; isDoctor: boole
  */
 export function assertNotSelf(actorId: string, targetId: string, message: string): void {
   if (actorId === targetId) {
-    throw new AppError(409, 'CANNOT_CHANGE_SELF', message);
+    throw appError('CANNOT_CHANGE_SELF', message);
   }
 }

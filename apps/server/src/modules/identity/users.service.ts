@@ -1,11 +1,11 @@
 import type { AdminUpdateUserRequest, CreateInvitationRequest } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { InvitationPayload } from './invitations.service.js';
 import { issueAuthToken } from './auth-tokens.service.js';
 import { retireTokens } from './auth-tokens.repository.js';
 import { clearLoginFailures } from './login-failures.repository.js';
-import type { ServiceContext } from '../context.js';
+import { type ServiceContext, requireActor } from '../context.js';
 import { appLink, sendEmail } from '../email/email.service.js';
 import { linkLifetimeHours } from '../email/templates.js';
 import { endSessions, startSession, type StartedSession } from './sessions.service.js';
@@ -28,17 +28,10 @@ import {
   type UserRow,
 } from './users.repository.js';
 
-function requireActorId(ctx: ServiceContext): string {
-  if (ctx.actor === null) {
-    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
-  }
-  return ctx.actor.userId;
-}
-
 async function findUserOr404(ctx: ServiceContext, userId: string): Promise<UserRow> {
   const user = isUuid(userId) ? await findUserById(ctx.db.db, userId) : null;
   if (user === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such user.');
+    throw appError('NOT_FOUND', 'No such user.');
   }
   return user;
 }
@@ -49,7 +42,7 @@ async function resolveRoles(ctx: ServiceContext, roleKeys: readonly string[]): P
   const roles = await findRolesByKeys(ctx.db.db, unique);
   const unknown = unique.filter((key) => !roles.some((role) => role.key === key));
   if (unknown.length > 0) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Unknown roles.', {
+    throw appError('VALIDATION_FAILED', 'Unknown roles.', {
       issues: [
         {
           location: 'body',
@@ -72,7 +65,7 @@ export async function inviteUser(
   ctx: ServiceContext,
   input: CreateInvitationRequest,
 ): Promise<{ id: string; expiresAt: Date }> {
-  const actorId = requireActorId(ctx);
+  const actorId = requireActor(ctx).userId;
   const roles = await resolveRoles(ctx, input.roleKeys);
   assertCanGrantRoles(ctx.actor, {
     roleKeys: roles.map((role) => role.key),
@@ -82,7 +75,7 @@ export async function inviteUser(
     ),
   });
   if ((await findUserByEmail(ctx.db.db, input.email)) !== null) {
-    throw new AppError(409, 'CONFLICT', 'This email already has an account.');
+    throw appError('CONFLICT', 'This email already has an account.');
   }
   const inviter = await findUserById(ctx.db.db, actorId);
   const now = ctx.now();
@@ -140,7 +133,7 @@ export async function setUserRoles(
   userId: string,
   roleKeys: readonly string[],
 ): Promise<{ replacement: StartedSession | null }> {
-  const actorId = requireActorId(ctx);
+  const actorId = requireActor(ctx).userId;
   const user = await findUserOr404(ctx, userId);
   const roles = await resolveRoles(ctx, roleKeys);
   const now = ctx.now();
@@ -165,7 +158,7 @@ export async function setUserRoles(
       user.status === 'active' &&
       (await countOtherActiveUsersWithRole(tx, 'admin', user.id)) === 0
     ) {
-      throw new AppError(409, 'LAST_ADMIN', 'The clinic needs at least one active administrator.');
+      throw appError('LAST_ADMIN', 'The clinic needs at least one active administrator.');
     }
     await replaceUserRoles(
       tx,
@@ -237,7 +230,7 @@ export async function updateUserByAdmin(
  * serialised with role changes). Disabling a disabled account changes nothing.
  */
 export async function disableUser(ctx: ServiceContext, userId: string): Promise<void> {
-  const actorId = requireActorId(ctx);
+  const actorId = requireActor(ctx).userId;
   const found = await findUserOr404(ctx, userId);
   assertNotSelf(actorId, found.id, 'You cannot disable your own account.');
   const now = ctx.now();
@@ -253,7 +246,7 @@ export async function disableUser(ctx: ServiceContext, userId: string): Promise<
       user.status === 'active' &&
       (await countOtherActiveUsersWithRole(tx, 'admin', user.id)) === 0
     ) {
-      throw new AppError(409, 'LAST_ADMIN', 'The clinic needs at least one active administrator.');
+      throw appError('LAST_ADMIN', 'The clinic needs at least one active administrator.');
     }
     await updateUser(tx, user.id, { status: 'disabled', disabledAt: now, updatedAt: now });
     return true;
@@ -292,7 +285,7 @@ export async function enableUser(ctx: ServiceContext, userId: string): Promise<v
  * (409 CANNOT_CHANGE_SELF): the profile's second-factor page is for that.
  */
 export async function resetUserMfa(ctx: ServiceContext, userId: string): Promise<void> {
-  const actorId = requireActorId(ctx);
+  const actorId = requireActor(ctx).userId;
   const user = await findUserOr404(ctx, userId);
   assertNotSelf(actorId, user.id, 'Use your own profile to change your second factor.');
   const now = ctx.now();
