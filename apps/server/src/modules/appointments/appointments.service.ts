@@ -7,10 +7,10 @@ import {
   type ChangeAppointmentStatusRequest,
   type RescheduleAppointmentRequest,
   type SlotTakenDetails,
-  type ValidationIssue,
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError, invalidField } from '../../lib/app-error.js';
 import { isExclusionViolation } from '../../lib/database-errors.js';
 import { hasSeenDoctor, type DoctorScheduleInfo } from '../availability/availability.repository.js';
 import { classifySlot, findDoctorOr404, findFreeSlotsOf } from '../availability/availability.service.js';
@@ -50,11 +50,6 @@ const dayMs = 24 * hourMs;
 /** How far ahead the next free slots offered after a lost race are looked for. */
 const nextSlotsHorizonDays = 31;
 
-function validationError(path: string, message: string): AppError {
-  const issue: ValidationIssue = { location: 'body', path, code: 'custom', message };
-  return new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', { issues: [issue] });
-}
-
 /** 409 SLOT_TAKEN with the doctor's next three free slots from `after` on. */
 async function slotTaken(ctx: ServiceContext, doctor: DoctorScheduleInfo, after: Date): Promise<AppError> {
   const next = await findFreeSlotsOf(ctx.db.db, doctor, {
@@ -69,7 +64,7 @@ async function slotTaken(ctx: ServiceContext, doctor: DoctorScheduleInfo, after:
       endsAt: slot.endsAt.toISOString(),
     })),
   };
-  return new AppError(409, 'SLOT_TAKEN', 'That time is no longer free.', details);
+  return appError('SLOT_TAKEN', 'That time is no longer free.', details);
 }
 
 /**
@@ -87,7 +82,7 @@ async function assertBookableSlot(
 ): Promise<Date> {
   const slot = await classifySlot(ctx.db.db, doctor, startsAt, { now: ctx.now(), exceptAppointmentId });
   if (slot.kind === 'notSlot') {
-    throw validationError('startsAt', 'validation.slotUnavailable');
+    throw invalidField('startsAt', 'validation.slotUnavailable');
   }
   if (slot.kind === 'taken') {
     throw await slotTaken(ctx, doctor, startsAt);
@@ -99,7 +94,7 @@ async function findVisibleAppointment(ctx: ServiceContext, id: string): Promise<
   const actor = requireActor(ctx);
   const appointment = isUuid(id) ? await findAppointment(ctx.db.db, id) : null;
   if (appointment === null || !canSeeAppointment(actor, appointment)) {
-    throw new AppError(404, 'NOT_FOUND', 'No such appointment.');
+    throw appError('NOT_FOUND', 'No such appointment.');
   }
   return appointment;
 }
@@ -107,7 +102,7 @@ async function findVisibleAppointment(ctx: ServiceContext, id: string): Promise<
 async function reload(ctx: ServiceContext, id: string): Promise<AppointmentWithPeople> {
   const appointment = await findAppointment(ctx.db.db, id);
   if (appointment === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such appointment.');
+    throw appError('NOT_FOUND', 'No such appointment.');
   }
   return appointment;
 }
@@ -180,20 +175,20 @@ export async function bookAppointment(
   const actor = requireActor(ctx);
   const patientId = request.patientId ?? actor.userId;
   if (request.patientId === undefined && !actor.permissions.has('appointments.book.self')) {
-    throw validationError('patientId', 'validation.required');
+    throw invalidField('patientId', 'validation.required');
   }
   if (!canBookFor(actor, patientId)) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot book appointments for other people.');
+    throw appError('FORBIDDEN', 'You cannot book appointments for other people.');
   }
   if (patientId !== actor.userId && !(await isActivePatient(ctx.db.db, patientId))) {
-    throw validationError('patientId', 'validation.id');
+    throw invalidField('patientId', 'validation.id');
   }
   const doctor = await findDoctorOr404(ctx, request.doctorId);
   if (doctor.status !== 'active' || doctor.userId === patientId) {
-    throw new AppError(404, 'NOT_FOUND', 'No such doctor.');
+    throw appError('NOT_FOUND', 'No such doctor.');
   }
   if (!doctor.acceptsNewPatients && !(await hasSeenDoctor(ctx.db.db, doctor.userId, patientId))) {
-    throw new AppError(409, 'NOT_ACCEPTING_NEW_PATIENTS', 'This doctor is not accepting new patients.');
+    throw appError('NOT_ACCEPTING_NEW_PATIENTS', 'This doctor is not accepting new patients.');
   }
   const startsAt = new Date(request.startsAt);
   const endsAt = await assertBookableSlot(ctx, doctor, startsAt, null);
@@ -261,17 +256,14 @@ async function assertOutsideCancellationWindow(
 ): Promise<void> {
   const { cancellationWindowHours } = await loadBookingRules(ctx.db.db);
   if (appointment.startsAt.getTime() - ctx.now().getTime() < cancellationWindowHours * hourMs) {
-    throw new AppError(
-      409,
-      'CANCELLATION_WINDOW_PASSED',
-      'The appointment starts too soon to change it online.',
-      { cancellationWindowHours },
-    );
+    throw appError('CANCELLATION_WINDOW_PASSED', 'The appointment starts too soon to change it online.', {
+      cancellationWindowHours,
+    });
   }
 }
 
 function invalidTransition(from: AppointmentStatus, to: AppointmentStatus): AppError {
-  return new AppError(409, 'INVALID_TRANSITION', `An appointment cannot go from ${from} to ${to}.`, {
+  return appError('INVALID_TRANSITION', `An appointment cannot go from ${from} to ${to}.`, {
     from,
     to,
   });
@@ -324,10 +316,10 @@ export async function cancelAppointment(
   const appointment = await findVisibleAppointment(ctx, id);
   const capacity = capacityFor(actor, appointment);
   if (capacity === null) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot cancel this appointment.');
+    throw appError('FORBIDDEN', 'You cannot cancel this appointment.');
   }
   if (capacity !== 'patient' && request.reason === undefined) {
-    throw validationError('reason', 'validation.reasonRequired');
+    throw invalidField('reason', 'validation.reasonRequired');
   }
   if (!canTransitionAppointment(appointment.status, 'cancelled')) {
     throw invalidTransition(appointment.status, 'cancelled');
@@ -372,7 +364,7 @@ export async function rescheduleAppointment(
   const appointment = await findVisibleAppointment(ctx, id);
   const capacity = capacityFor(actor, appointment);
   if (capacity === null) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot change this appointment.');
+    throw appError('FORBIDDEN', 'You cannot change this appointment.');
   }
   if (!reschedulableStatuses.includes(appointment.status)) {
     throw invalidTransition(appointment.status, appointment.status);
@@ -424,10 +416,10 @@ export async function changeAppointmentStatus(
   const appointment = await findVisibleAppointment(ctx, id);
   const capacity = capacityFor(actor, appointment);
   if (capacity === null || capacity === 'patient') {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot change the status of this appointment.');
+    throw appError('FORBIDDEN', 'You cannot change the status of this appointment.');
   }
   if (!directStatusTargets.includes(request.status)) {
-    throw validationError('status', 'validation.status');
+    throw invalidField('status', 'validation.status');
   }
   if (request.status === 'no_show' && appointment.startsAt > ctx.now()) {
     throw invalidTransition(appointment.status, request.status);
