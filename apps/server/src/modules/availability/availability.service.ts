@@ -8,7 +8,7 @@ import {
   type ValidationIssue,
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError, validationError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadActorUser } from '../identity/actor.js';
 import { loadBookingRules } from '../settings/settings.service.js';
@@ -227,7 +227,7 @@ export async function classifySlot(
 export async function findDoctorOr404(ctx: ServiceContext, id: string): Promise<DoctorScheduleInfo> {
   const doctor = isUuid(id) ? await findDoctorScheduleInfo(ctx.db.db, id) : null;
   if (doctor === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such doctor.');
+    throw appError('NOT_FOUND', 'No such doctor.');
   }
   return doctor;
 }
@@ -237,13 +237,9 @@ async function findManageableDoctor(ctx: ServiceContext, id: string): Promise<Do
   const actor = requireActor(ctx);
   const doctor = await findDoctorOr404(ctx, id);
   if (!canManageAvailabilityOf(actor, doctor.userId)) {
-    throw new AppError(403, 'FORBIDDEN', "You cannot change this doctor's availability.");
+    throw appError('FORBIDDEN', "You cannot change this doctor's availability.");
   }
   return doctor;
-}
-
-function validationError(issues: ValidationIssue[]): AppError {
-  return new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', { issues });
 }
 
 // ---------------------------------------------------------------- weekly rules
@@ -388,7 +384,7 @@ export async function deleteAvailabilityException(
     ? await deleteExceptionRow(ctx.db.db, doctor.userId, exceptionId)
     : null;
   if (deleted === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such exception.');
+    throw appError('NOT_FOUND', 'No such exception.');
   }
   await ctx.audit({
     action: 'availability.exception_deleted',
