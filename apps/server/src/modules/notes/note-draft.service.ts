@@ -4,6 +4,7 @@ import {
   type VisitNote,
   setNoteDiagnosesRequestSchema,
 } from '@telemedicina/shared';
+import { invalidField } from '../../lib/app-error.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import {
@@ -14,7 +15,6 @@ import {
   presentFor,
   requireDocumentable,
   requireDraft,
-  validationError,
 } from './note-loading.js';
 import { accessDetails, notFound, requireAuthor } from './notes.policy.js';
 import {
@@ -213,7 +213,7 @@ export async function setNoteDiagnoses(
   );
   const unknownIndex = input.items.findIndex((item) => !known.has(item.code));
   if (unknownIndex >= 0) {
-    throw validationError(
+    throw invalidField(
       `items.${unknownIndex}.code`,
       'records.validation.unknownDiagnosisCode',
       'unknown_code',

@@ -1,6 +1,7 @@
-import type { ValidationIssue, VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import { type AuditEventInput, type ServiceContext, requireActor } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -72,8 +73,7 @@ export async function presentFor(
 
 export function requireDocumentable(appointment: AppointmentRow): void {
   if (!documentableStatuses.includes(appointment.status)) {
-    throw new AppError(
-      409,
+    throw appError(
       'CONFLICT',
       `This visit cannot be documented: the appointment is ${appointment.status.replace('_', ' ')}.`,
       { status: appointment.status },
@@ -84,7 +84,7 @@ export function requireDocumentable(appointment: AppointmentRow): void {
 export async function requireDraft(ctx: ServiceContext, appointment: AppointmentRow): Promise<NoteRow> {
   const note = await findNoteByAppointment(ctx.db.db, appointment.id);
   if (note === null) {
-    throw new AppError(404, 'NOT_FOUND', 'This visit has no note yet: create it first.');
+    throw appError('NOT_FOUND', 'This visit has no note yet: create it first.');
   }
   if (note.status === 'signed') {
     throw noteSigned();
@@ -93,7 +93,7 @@ export async function requireDraft(ctx: ServiceContext, appointment: Appointment
 }
 
 export function noteSigned(): AppError {
-  return new AppError(409, 'NOTE_SIGNED', 'The note is signed and cannot change; add an addendum instead.');
+  return appError('NOTE_SIGNED', 'The note is signed and cannot change; add an addendum instead.');
 }
 
 /** 409 NOTE_SIGNED or NOTE_VERSION_CONFLICT (with the current note) after a conditional write missed. */
@@ -109,8 +109,7 @@ export async function lostRace(
   if (current.status === 'signed') {
     return noteSigned();
   }
-  return new AppError(
-    409,
+  return appError(
     'NOTE_VERSION_CONFLICT',
     'The note was saved from somewhere else in the meantime. Reload it before saving again.',
     { note: await presentFor(ctx, access, appointment, current) },
@@ -118,8 +117,3 @@ export async function lostRace(
 }
 
 export class ConditionalWriteMissed extends Error {}
-
-export function validationError(path: string, message: string, code = 'custom'): AppError {
-  const issue: ValidationIssue = { location: 'body', path, code, message };
-  return new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', { issues: [issue] });
-}

@@ -1,5 +1,5 @@
 import type { ChartNoteList, NoteEnvelope } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { authorizeChartRead } from '../records/records.policy.js';
 import { loadAppointment, presentFor } from './note-loading.js';
@@ -43,7 +43,7 @@ export async function listPatientNotes(ctx: ServiceContext, patientId: string): 
   const actor = requireActor(ctx);
   const grant = await authorizeChartRead(ctx.db.db, actor, patientId, ctx.now());
   if (grant.access === 'administrative') {
-    throw new AppError(404, 'NOT_FOUND', 'No such patient.');
+    throw appError('NOT_FOUND', 'No such patient.');
   }
   const rows = await listChartNotes(ctx.db.db, patientId, grant.access === 'self');
   await ctx.audit({

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { CreateAddendumRequest, Language, SignNoteRequest, VisitNote } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError, invalidField } from '../../lib/app-error.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { renderEmail } from '../email/templates.js';
@@ -19,7 +19,6 @@ import {
   presentFor,
   requireDocumentable,
   requireDraft,
-  validationError,
 } from './note-loading.js';
 import { accessDetails, notFound, requireAmender, requireAuthor } from './notes.policy.js';
 import {
@@ -60,8 +59,7 @@ export async function signNote(
   const db = ctx.db.db;
   const diagnoses = await listNoteDiagnoses(db, note.id);
   if (!htmlHasText(note.assessmentHtml) && !htmlHasText(note.planHtml) && diagnoses.length === 0) {
-    throw new AppError(
-      422,
+    throw appError(
       'UNPROCESSABLE',
       'Write an assessment or a plan, or add a diagnosis, before signing the note.',
       { missing: ['assessment', 'plan', 'diagnoses'] },
@@ -218,14 +216,14 @@ export async function addAddendum(
   const access = await requireAmender(ctx.db.db, actor, appointment, ctx.now());
   const note = await findNoteByAppointment(ctx.db.db, appointment.id);
   if (note === null) {
-    throw new AppError(404, 'NOT_FOUND', 'This visit has no note.');
+    throw appError('NOT_FOUND', 'This visit has no note.');
   }
   if (note.status !== 'signed') {
-    throw new AppError(409, 'NOTE_NOT_SIGNED', 'Addenda are added to signed notes; edit the draft instead.');
+    throw appError('NOTE_NOT_SIGNED', 'Addenda are added to signed notes; edit the draft instead.');
   }
   const body = sanitizeHtml(request.body);
   if (!htmlHasText(body)) {
-    throw validationError('body', 'validation.required', 'empty');
+    throw invalidField('body', 'validation.required', 'empty');
   }
   const now = ctx.now();
   await ctx.db.db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import type { AppointmentStatus } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { findCareRelationship } from '../records/care-relationship.js';
 import { findEmergencyReason } from '../records/record-access.repository.js';
@@ -17,7 +17,7 @@ export type NoteAccess =
   | { kind: 'treating' }
   | { kind: 'emergency'; accessId: string; reason: string };
 
-export const notFound = () => new AppError(404, 'NOT_FOUND', 'No such appointment or note.');
+export const notFound = () => appError('NOT_FOUND', 'No such appointment or note.');
 
 /**
  * Statuses whose visit can be documented: a confirmed visit (the doctor prepares the note before
@@ -83,7 +83,7 @@ export async function requireAuthor(
 ): Promise<NoteAccess> {
   const access = await resolveNoteAccess(db, actor, appointment, now);
   if (access.kind !== 'author' || !actor.permissions.has('records.write')) {
-    throw new AppError(403, 'FORBIDDEN', "Only the visit's doctor writes and signs its note.");
+    throw appError('FORBIDDEN', "Only the visit's doctor writes and signs its note.");
   }
   return access;
 }
@@ -97,7 +97,7 @@ export async function requireAmender(
 ): Promise<NoteAccess> {
   const access = await resolveNoteAccess(db, actor, appointment, now);
   if (access.kind === 'self' || !actor.permissions.has('records.write')) {
-    throw new AppError(403, 'FORBIDDEN', 'Only a doctor treating the patient adds addenda.');
+    throw appError('FORBIDDEN', 'Only a doctor treating the patient adds addenda.');
   }
   return access;
 }
@@ -111,7 +111,7 @@ export async function requireVitalsReporter(
 ): Promise<NoteAccess> {
   const access = await resolveNoteAccess(db, actor, appointment, now);
   if (access.kind !== 'self') {
-    throw new AppError(403, 'FORBIDDEN', 'Only the patient reports their vitals.');
+    throw appError('FORBIDDEN', 'Only the patient reports their vitals.');
   }
   return access;
 }

@@ -1,5 +1,5 @@
 import { type ReportVitalsRequest, type VitalsResponse, vitalNames } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { auditIn, loadAppointment, noteSigned } from './note-loading.js';
 import { accessDetails, requireVitalsReporter, resolveNoteAccess, vitalsStatuses } from './notes.policy.js';
@@ -36,8 +36,7 @@ export async function reportVitals(
   const appointment = await loadAppointment(ctx, appointmentId);
   const access = await requireVitalsReporter(ctx.db.db, actor, appointment, ctx.now());
   if (!vitalsStatuses.includes(appointment.status)) {
-    throw new AppError(
-      409,
+    throw appError(
       'CONFLICT',
       `Vitals cannot be reported: the appointment is ${appointment.status.replace('_', ' ')}.`,
       { status: appointment.status },
