@@ -1,12 +1,12 @@
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { findCareRelationship, type CareRelationship } from '../records/care-relationship.js';
 
 /** How the actor reaches a patient's prescriptions; `none` answers 404 (never 403). */
 export type PrescriptionAccess = { kind: 'self' } | { kind: 'issuer' } | CareRelationship;
 
-const notFound = () => new AppError(404, 'NOT_FOUND', 'No such prescription or patient.');
+export const notFound = () => appError('NOT_FOUND', 'No such prescription or patient.');
 
 /**
  * Issuing: a doctor who may prescribe and treats the patient, or holds a live emergency access to

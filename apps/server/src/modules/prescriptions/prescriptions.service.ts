@@ -8,7 +8,7 @@ import {
   type PrescriptionList,
   type PrescriptionVerification,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
@@ -17,6 +17,7 @@ import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { renderPrescriptionPdf } from './prescription-pdf.js';
 import {
+  notFound,
   requireIssueAccess,
   requireIssuer,
   requireReadAccess,
@@ -39,7 +40,6 @@ import {
 } from './prescriptions.repository.js';
 import { generateVerificationCode } from './verification-code.js';
 
-const notFound = () => new AppError(404, 'NOT_FOUND', 'No such prescription or patient.');
 const isUuid = (value: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
@@ -103,7 +103,7 @@ export async function issuePrescription(
   const appointmentId = input.appointmentId ?? null;
   if (appointmentId !== null) {
     if (!(await isAppointmentBetween(ctx.db.db, appointmentId, actor.userId, patientUserId))) {
-      throw new AppError(404, 'NOT_FOUND', 'No such appointment between this doctor and patient.');
+      throw appError('NOT_FOUND', 'No such appointment between this doctor and patient.');
     }
   }
   const items = input.items.map((item, index) => ({ ...item, position: index + 1 }));
@@ -229,7 +229,7 @@ export async function cancelPrescription(
   requireIssuer(actor, existing.prescription.doctorUserId);
   const row = await cancelPrescriptionRow(ctx.db.db, id, ctx.now(), request.reason);
   if (row === null) {
-    throw new AppError(409, 'CONFLICT', 'This prescription is already cancelled.');
+    throw appError('CONFLICT', 'This prescription is already cancelled.');
   }
   await ctx.audit({
     action: 'prescription.cancelled',
@@ -255,11 +255,7 @@ export async function verifyPrescription(
   const code = normalizeVerificationCode(typedCode);
   const record = code === null ? null : await findPrescriptionByCode(ctx.db.db, code);
   if (record === null) {
-    throw new AppError(
-      404,
-      'NOT_FOUND',
-      'No prescription has this verification code. Check the code and try again.',
-    );
+    throw appError('NOT_FOUND', 'No prescription has this verification code. Check the code and try again.');
   }
   await ctx.audit({
     action: 'prescription.verified',
