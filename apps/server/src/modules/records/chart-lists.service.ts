@@ -7,7 +7,7 @@ import type {
   createMedicationRequestSchema,
 } from '@telemedicina/shared';
 import type { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadActorUser } from '../identity/actor.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -73,7 +73,7 @@ export async function addCondition(
   const grant = await authorizeClinicalWrite(ctx.db.db, actor, patientId, ctx.now());
   const code = body.diagnosisCode ?? null;
   if (code !== null && !(await diagnosisCodeExists(ctx.db.db, code))) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', {
+    throw appError('VALIDATION_FAILED', 'The request is not valid.', {
       issues: [
         {
           location: 'body',
@@ -138,7 +138,7 @@ export async function removeListEntry(
     isUuid(entryId) &&
     (await markListEntryRemoved(ctx.db.db, kind, patientId, entryId, actor.userId, ctx.now()));
   if (!isRemoved) {
-    throw new AppError(404, 'NOT_FOUND', 'No such entry.');
+    throw appError('NOT_FOUND', 'No such entry.');
   }
   await auditListChange(ctx, grant, kind, 'removed', entryId, []);
 }

@@ -1,5 +1,5 @@
 import type { Chart, ChartQuery } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { listChartDocuments } from './documents.service.js';
@@ -52,7 +52,7 @@ export async function readChart(ctx: ServiceContext, patientId: string, query: C
     const { readerLanguage: language, allergies, conditions, medications, prescriptions } = data.clinical;
     if (language === null) {
       // The reader's account is gone (what loadActorUser answers).
-      throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+      throw appError('UNAUTHENTICATED', 'Sign in to continue.');
     }
     chart.clinical = {
       bloodType: profile?.bloodType ?? null,

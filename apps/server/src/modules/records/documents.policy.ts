@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { authorizeChartRead, type ChartGrant } from './records.policy.js';
 import type { DocumentRow } from './documents.repository.js';
@@ -14,7 +14,7 @@ export async function authorizeDocumentRead(
   const grant = await authorizeChartRead(db, actor, patientId, now);
   if (grant.access === 'administrative') {
     // Staff see the administrative part of a chart only; documents are clinical.
-    throw new AppError(404, 'NOT_FOUND', 'No such document.');
+    throw appError('NOT_FOUND', 'No such document.');
   }
   return grant;
 }
@@ -34,7 +34,7 @@ export async function authorizeDocumentUpload(
   const isSelf = grant.access === 'self';
   const isDoctor = grant.access === 'treating' || grant.access === 'emergency';
   if ((!isSelf && !isDoctor) || !actor.permissions.has('documents.upload')) {
-    throw new AppError(404, 'NOT_FOUND', 'No such patient.');
+    throw appError('NOT_FOUND', 'No such patient.');
   }
   return grant;
 }

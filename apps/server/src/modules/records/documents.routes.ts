@@ -12,7 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';
 import { contextFor } from '../../http/service-context.js';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import type { UploadLimits } from '../settings/settings.service.js';
@@ -43,13 +44,13 @@ const inlineDocumentPolicy =
 const attachmentDocumentPolicy = "default-src 'none'; frame-ancestors 'none'; sandbox";
 
 function validationFailed(path: string, message: string): AppError {
-  return new AppError(400, 'VALIDATION_FAILED', 'The upload is not valid.', {
+  return appError('VALIDATION_FAILED', 'The upload is not valid.', {
     issues: [{ location: 'body', path, code: 'invalid', message }],
   });
 }
 
 function tooLarge(limits: UploadLimits): AppError {
-  return new AppError(413, 'PAYLOAD_TOO_LARGE', 'The file is too large.', {
+  return appError('PAYLOAD_TOO_LARGE', 'The file is too large.', {
     maxBytes: limits.maxFileSizeBytes,
   });
 }
@@ -70,8 +71,7 @@ function isFileTooLarge(error: unknown): boolean {
  */
 async function readMultipartUpload(request: FastifyRequest, limits: UploadLimits): Promise<DocumentUpload> {
   if (!request.isMultipart()) {
-    throw new AppError(
-      415,
+    throw appError(
       'UNSUPPORTED_MEDIA_TYPE',
       `Send the document as multipart/form-data in the field "${documentFileFieldName}".`,
     );

@@ -7,7 +7,8 @@ import {
   type DocumentPage,
   type UploadFileKind,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { sniffImage } from '../../lib/image-sniff.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
@@ -48,7 +49,7 @@ function accessDetails(grant: ChartGrant): Record<string, unknown> {
 }
 
 function documentNotFound(): AppError {
-  return new AppError(404, 'NOT_FOUND', 'No such document.');
+  return appError('NOT_FOUND', 'No such document.');
 }
 
 /** Pixel size of the image kinds a browser can show, read from the header (no decoding). */
@@ -83,20 +84,19 @@ function checkUpload(
   limits: UploadLimits,
 ): { kind: UploadFileKind; width: number | null; height: number | null } {
   if (bytes.length > limits.maxFileSizeBytes) {
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The file is too large.', {
+    throw appError('PAYLOAD_TOO_LARGE', 'The file is too large.', {
       maxBytes: limits.maxFileSizeBytes,
     });
   }
   const kind = sniffDocument(bytes);
   if (kind === null || !limits.allowedKinds.includes(kind) || (kind === 'txt' && looksLikeMarkup(bytes))) {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'This kind of file cannot be added to the chart.', {
+    throw appError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file cannot be added to the chart.', {
       accepted: limits.allowedKinds,
     });
   }
   const size = imageSizeOf(kind, bytes);
   if (size !== null && size.width * size.height > documentMaxImagePixels) {
-    throw new AppError(
-      422,
+    throw appError(
       'IMAGE_TOO_LARGE',
       `The image is too large: at most ${documentMaxImagePixels.toLocaleString('en')} pixels.`,
       { width: size.width, height: size.height, maxPixels: documentMaxImagePixels },
@@ -276,13 +276,12 @@ export async function removeDocument(
     throw documentNotFound();
   }
   if (document.kind === 'visit_summary') {
-    throw new AppError(409, 'CONFLICT', 'A visit summary is part of a signed note and cannot be removed.', {
+    throw appError('CONFLICT', 'A visit summary is part of a signed note and cannot be removed.', {
       reason: 'visitSummary',
     });
   }
   if (!canRemoveDocument(actor, grant, document)) {
-    throw new AppError(
-      403,
+    throw appError(
       'FORBIDDEN',
       'Only the person who added this document or a treating doctor may remove it.',
     );

@@ -1,6 +1,6 @@
 import type { PatientListQuery, PatientPage, updatePatientProfileRequestSchema } from '@telemedicina/shared';
 import type { z } from 'zod';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { accessDetails } from './chart-audit.js';
 import { listPatients, updateUserDemographics, upsertPatientProfile } from './patients.repository.js';
@@ -46,7 +46,7 @@ export async function updatePatientProfile(
   const fields = Object.keys(body).filter((key) => body[key as keyof ProfileUpdate] !== undefined);
   const grant = await authorizeProfileWrite(ctx.db.db, actor, patientId, fields, ctx.now());
   if (fields.length === 0) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'Nothing to change.', {
+    throw appError('VALIDATION_FAILED', 'Nothing to change.', {
       issues: [{ location: 'body', path: '', code: 'empty', message: 'validation.required' }],
     });
   }

@@ -5,7 +5,7 @@ import {
   type RecordAccessPage,
   type RecordAccessQuery,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { notify } from '../notifications/notifications.service.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -33,7 +33,7 @@ export async function grantEmergencyAccess(
   const now = ctx.now();
   const relationship = await findCareRelationship(ctx.db.db, actor.userId, patientId, now);
   if (relationship.kind === 'treating') {
-    throw new AppError(409, 'CONFLICT', 'You already treat this patient: open the chart directly.');
+    throw appError('CONFLICT', 'You already treat this patient: open the chart directly.');
   }
   const expiresAt = new Date(now.getTime() + emergencyAccessMinutes * 60_000);
   const row = await insertEmergencyAccess(ctx.db.db, {

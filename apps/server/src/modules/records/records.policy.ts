@@ -1,6 +1,7 @@
 import { type ChartAccess, patientEditableProfileFields } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
 import { findCareRelationship } from './care-relationship.js';
@@ -16,7 +17,7 @@ export interface ChartGrant {
 }
 
 export function notFound(): AppError {
-  return new AppError(404, 'NOT_FOUND', 'No such patient.');
+  return appError('NOT_FOUND', 'No such patient.');
 }
 
 /**
@@ -101,7 +102,7 @@ export async function authorizeProfileWrite(
     const editable: readonly string[] = patientEditableProfileFields;
     const refused = fields.filter((field) => !editable.includes(field));
     if (refused.length > 0) {
-      throw new AppError(403, 'FORBIDDEN', 'Only your contact details can be changed here.', {
+      throw appError('FORBIDDEN', 'Only your contact details can be changed here.', {
         fields: refused,
       });
     }
