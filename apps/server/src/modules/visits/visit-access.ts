@@ -1,5 +1,6 @@
 import type { AppointmentStatus, VisitParticipant } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { findUserById } from '../identity/users.repository.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -21,7 +22,7 @@ export const userKey = (userId: string): string => `user:${userId}`;
 export const guestKey = (guestId: string): string => `guest:${guestId}`;
 
 export function notFound(): AppError {
-  return new AppError(404, 'NOT_FOUND', 'No such visit.');
+  return appError('NOT_FOUND', 'No such visit.');
 }
 
 /** A visit as one caller sees it. */

@@ -5,7 +5,8 @@ import {
   type VisitParticipant,
   type VisitState,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -63,12 +64,12 @@ async function pushDoctorQueue(deps: VisitDependencies, appointment: Appointment
 
 function assertNotFinal(appointment: { status: AppointmentStatus }): void {
   if (finalStatuses.includes(appointment.status)) {
-    throw new AppError(409, 'VISIT_ENDED', 'This visit has ended.', { status: appointment.status });
+    throw appError('VISIT_ENDED', 'This visit has ended.', { status: appointment.status });
   }
 }
 
 function invalidTransition(from: AppointmentStatus, to: AppointmentStatus): AppError {
-  return new AppError(409, 'INVALID_TRANSITION', `A visit cannot go from ${from} to ${to}.`, { from, to });
+  return appError('INVALID_TRANSITION', `A visit cannot go from ${from} to ${to}.`, { from, to });
 }
 
 async function reloadAppointment(ctx: VisitContext, id: string): Promise<AppointmentWithPeople> {
@@ -87,7 +88,7 @@ async function reloadAppointment(ctx: VisitContext, id: string): Promise<Appoint
 export async function checkIn(ctx: VisitContext, appointmentId: string): Promise<VisitState> {
   const visit = await loadVisit(ctx, appointmentId);
   if (visit.capacity !== 'patient') {
-    throw new AppError(403, 'FORBIDDEN', 'Only the patient checks in.');
+    throw appError('FORBIDDEN', 'Only the patient checks in.');
   }
   const { appointment } = visit;
   assertNotFinal(appointment);
@@ -97,7 +98,7 @@ export async function checkIn(ctx: VisitContext, appointmentId: string): Promise
   const now = ctx.now();
   const { opensAt, closesAt } = visitWindow(appointment);
   if (appointment.status !== 'confirmed' || now < opensAt || now > closesAt) {
-    throw new AppError(409, 'VISIT_NOT_OPEN', 'Check-in is not open for this visit.', {
+    throw appError('VISIT_NOT_OPEN', 'Check-in is not open for this visit.', {
       opensAt: opensAt.toISOString(),
       closesAt: closesAt.toISOString(),
     });
@@ -123,7 +124,7 @@ export async function checkIn(ctx: VisitContext, appointmentId: string): Promise
 function requireHost(visit: LoadedVisit): void {
   if (visit.capacity !== 'doctor') {
     // Staff see the visit but do not host it; anyone else never got this far (404).
-    throw new AppError(403, 'FORBIDDEN', 'Only the visit’s doctor can do this.');
+    throw appError('FORBIDDEN', 'Only the visit’s doctor can do this.');
   }
 }
 
@@ -193,7 +194,7 @@ export async function admitToVisit(
     const guestId = key.startsWith('guest:') ? key.slice('guest:'.length) : '';
     const found = isUuid(guestId) ? await findVisitGuest(ctx.db.db, guestId) : null;
     if (!isLiveGuest(found, appointment.id, now)) {
-      throw new AppError(404, 'NOT_FOUND', 'No such guest in this visit.');
+      throw appError('NOT_FOUND', 'No such guest in this visit.');
     }
     guest = found;
     admitted = guestParticipant(found);
@@ -201,7 +202,7 @@ export async function admitToVisit(
   const inCall = await callParticipants(ctx, appointment.id);
   const isAlreadyIn = inCall.some((participant) => participant.key === key);
   if (!isAlreadyIn && inCall.length >= maxVisitParticipants) {
-    throw new AppError(409, 'VISIT_FULL', 'The call already has four participants.', {
+    throw appError('VISIT_FULL', 'The call already has four participants.', {
       max: maxVisitParticipants,
     });
   }
@@ -269,7 +270,7 @@ export async function endVisit(ctx: VisitContext, appointmentId: string): Promis
   if (appointment.status !== 'completed') {
     if (!canTransitionAppointment(appointment.status, 'completed')) {
       throw finalStatuses.includes(appointment.status)
-        ? new AppError(409, 'VISIT_ENDED', 'This visit has ended.', { status: appointment.status })
+        ? appError('VISIT_ENDED', 'This visit has ended.', { status: appointment.status })
         : invalidTransition(appointment.status, 'completed');
     }
     const now = ctx.now();

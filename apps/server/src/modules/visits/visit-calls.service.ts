@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatSend, VisitParticipant, VisitState, WaitingRoom } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { VisitContext } from './visit-context.js';
 import { canReadVisitChat, canWatchWaitingRoom, isVisitParticipant } from './visits.policy.js';
 import { presentChatMessage } from './visits.presenter.js';
@@ -34,16 +34,16 @@ export async function prepareJoin(
 ): Promise<PreparedJoin> {
   const visit = await loadVisit(ctx, appointmentId);
   if (!isVisitParticipant(visit.capacity)) {
-    throw new AppError(404, 'NOT_FOUND', 'No such visit.');
+    throw appError('NOT_FOUND', 'No such visit.');
   }
   const state = await stateFor(ctx, visit);
   if (state.phase === 'too_early') {
-    throw new AppError(409, 'VISIT_NOT_OPEN', 'This visit is not open yet.', {
+    throw appError('VISIT_NOT_OPEN', 'This visit is not open yet.', {
       opensAt: state.checkInOpensAt,
     });
   }
   if (state.phase === 'ended' || state.phase === 'closed') {
-    throw new AppError(409, 'VISIT_ENDED', 'This visit has ended.', { status: state.status });
+    throw appError('VISIT_ENDED', 'This visit has ended.', { status: state.status });
   }
   const inCall = state.phase === 'in_call';
   const messages = canReadVisitChat(visit.capacity, state.phase)
@@ -76,7 +76,7 @@ export async function sendChatMessage(
 ): Promise<{ message: ChatMessage; created: boolean }> {
   const caller = ctx.caller;
   if (caller === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such visit.');
+    throw appError('NOT_FOUND', 'No such visit.');
   }
   const stored = await appendVisitMessage(
     ctx.db.db,
@@ -101,11 +101,11 @@ export async function sendChatMessage(
 export async function watchWaitingRoom(ctx: VisitContext, doctorId: string): Promise<WaitingRoom> {
   const caller = ctx.caller;
   if (caller === null || !canWatchWaitingRoom(caller, doctorId)) {
-    throw new AppError(404, 'NOT_FOUND', 'No such waiting room.');
+    throw appError('NOT_FOUND', 'No such waiting room.');
   }
   const room = await buildWaitingRoom(ctx, doctorId);
   if (room === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such waiting room.');
+    throw appError('NOT_FOUND', 'No such waiting room.');
   }
   return room;
 }
@@ -117,7 +117,7 @@ export async function prepareWaitingMessage(
 ): Promise<{ visit: LoadedVisit; patientKey: string }> {
   const visit = await loadVisit(ctx, appointmentId);
   if (visit.capacity !== 'doctor') {
-    throw new AppError(404, 'NOT_FOUND', 'No such visit.');
+    throw appError('NOT_FOUND', 'No such visit.');
   }
   return { visit, patientKey: `user:${visit.appointment.patientUserId}` };
 }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ChatMessage, VisitParticipant } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { insertFile } from '../files/files.repository.js';
 import { loadUploadLimits } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -31,24 +31,24 @@ export async function shareVisitFile(
   const visit = await loadVisit(ctx, appointmentId);
   const caller = ctx.caller;
   if (!canUseVisitRecord(visit.capacity) || caller?.kind !== 'user') {
-    throw new AppError(404, 'NOT_FOUND', 'No such visit.');
+    throw appError('NOT_FOUND', 'No such visit.');
   }
   const { appointment } = visit;
   if (['completed', 'cancelled', 'no_show'].includes(appointment.status)) {
-    throw new AppError(409, 'VISIT_ENDED', 'This visit has ended.');
+    throw appError('VISIT_ENDED', 'This visit has ended.');
   }
   if (appointment.status !== 'in_progress') {
-    throw new AppError(409, 'VISIT_NOT_ADMITTED', 'Files are shared during the call.');
+    throw appError('VISIT_NOT_ADMITTED', 'Files are shared during the call.');
   }
   const limits = await loadUploadLimits(ctx.db.db);
   if (upload.bytes.length > limits.maxFileSizeBytes) {
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The file is too large.', {
+    throw appError('PAYLOAD_TOO_LARGE', 'The file is too large.', {
       maxBytes: limits.maxFileSizeBytes,
     });
   }
   const kind = sniffDocument(upload.bytes);
   if (kind === null || !limits.allowedKinds.includes(kind)) {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'This kind of file cannot be shared.', {
+    throw appError('UNSUPPORTED_MEDIA_TYPE', 'This kind of file cannot be shared.', {
       accepted: limits.allowedKinds,
     });
   }
@@ -121,11 +121,11 @@ export async function readVisitFile(
     !isVisitParticipant(visit.capacity) ||
     !canReadVisitChat(visit.capacity, await phaseFor(ctx, visit))
   ) {
-    throw new AppError(404, 'NOT_FOUND', 'No such file.');
+    throw appError('NOT_FOUND', 'No such file.');
   }
   const found = await findVisitFile(ctx.db.db, visit.appointment.id, fileId);
   if (found === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such file.');
+    throw appError('NOT_FOUND', 'No such file.');
   }
   return {
     bytes: await ctx.storage.read(found.file.storagePath),

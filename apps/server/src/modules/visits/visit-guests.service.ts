@@ -4,7 +4,7 @@ import type {
   Language,
   RedeemGuestInviteResponse,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { canInviteToVisit } from './visits.policy.js';
@@ -27,7 +27,7 @@ const minuteMs = 60_000;
 async function loadForInvites(ctx: VisitContext, appointmentId: string): Promise<LoadedVisit> {
   const visit = await loadVisit(ctx, appointmentId);
   if (ctx.caller === null || !canInviteToVisit(ctx.caller, visit.capacity)) {
-    throw new AppError(404, 'NOT_FOUND', 'No such visit.');
+    throw appError('NOT_FOUND', 'No such visit.');
   }
   return visit;
 }
@@ -48,7 +48,7 @@ export async function inviteGuest(
   const visit = await loadForInvites(ctx, appointmentId);
   const { appointment } = visit;
   if (['completed', 'cancelled', 'no_show'].includes(appointment.status)) {
-    throw new AppError(409, 'VISIT_ENDED', 'This visit has ended.', { status: appointment.status });
+    throw appError('VISIT_ENDED', 'This visit has ended.', { status: appointment.status });
   }
   const now = ctx.now();
   const { closesAt } = visitWindow(appointment);
@@ -56,7 +56,7 @@ export async function inviteGuest(
     Math.min(now.getTime() + request.expiresInMinutes * minuteMs, closesAt.getTime()),
   );
   if (expiresAt <= now) {
-    throw new AppError(409, 'VISIT_ENDED', 'This visit can no longer be joined.');
+    throw appError('VISIT_ENDED', 'This visit can no longer be joined.');
   }
   const token = createSecretToken();
   const guest = await insertVisitGuest(ctx.db.db, {
@@ -88,7 +88,7 @@ export async function revokeGuest(ctx: VisitContext, appointmentId: string, gues
   const visit = await loadForInvites(ctx, appointmentId);
   const guest = /^[0-9a-f-]{36}$/i.test(guestId) ? await findVisitGuest(ctx.db.db, guestId) : null;
   if (guest?.appointmentId !== visit.appointment.id) {
-    throw new AppError(404, 'NOT_FOUND', 'No such guest.');
+    throw appError('NOT_FOUND', 'No such guest.');
   }
   const revoked = await revokeVisitGuest(ctx.db.db, guest.id, ctx.now());
   if (revoked !== null) {
@@ -120,7 +120,7 @@ export async function redeemGuestInvite(
   if (guest === null) {
     const existing = await findVisitGuestByTokenHash(ctx.db.db, tokenHash);
     if (existing === null) {
-      throw new AppError(404, 'NOT_FOUND', 'This link is not valid.');
+      throw appError('NOT_FOUND', 'This link is not valid.');
     }
     const isUsed = existing.redeemedAt !== null;
     await ctx.audit({
@@ -131,8 +131,8 @@ export async function redeemGuestInvite(
       details: { appointmentId: existing.appointmentId, reason: isUsed ? 'used' : 'expired' },
     });
     throw isUsed
-      ? new AppError(410, 'GUEST_LINK_USED', 'This link has already been used.')
-      : new AppError(410, 'GUEST_LINK_EXPIRED', 'This link has expired.');
+      ? appError('GUEST_LINK_USED', 'This link has already been used.')
+      : appError('GUEST_LINK_EXPIRED', 'This link has expired.');
   }
   await ctx.audit({
     action: 'visit.guest_redeemed',

@@ -1,5 +1,5 @@
 import type { VisitParticipant, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { findUserById } from '../identity/users.repository.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -75,11 +75,11 @@ export async function buildWaitingRoom(
 export async function getWaitingRoom(ctx: VisitContext, doctorId: string): Promise<WaitingRoom> {
   const caller = ctx.caller;
   if (caller === null || !canWatchWaitingRoom(caller, doctorId)) {
-    throw new AppError(404, 'NOT_FOUND', 'No such waiting room.');
+    throw appError('NOT_FOUND', 'No such waiting room.');
   }
   const room = await buildWaitingRoom(ctx, doctorId);
   if (room === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such waiting room.');
+    throw appError('NOT_FOUND', 'No such waiting room.');
   }
   return room;
 }

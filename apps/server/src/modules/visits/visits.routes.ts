@@ -24,7 +24,7 @@ import { z } from 'zod';
 import { isSecureRequest, putCookie, readCookie } from '../../http/cookies.js';
 import { errorResponses } from '../../http/error-responses.js';
 import { rateLimits } from '../../http/rate-limits.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { loadUploadLimits } from '../settings/settings.service.js';
 import { visitContextFor, type VisitContext, type VisitDependencies } from './visit-context.js';
 import { readVisitFile, shareVisitFile } from './visit-files.service.js';
@@ -203,8 +203,7 @@ export const visitsRoutes: FastifyPluginAsyncZod<{ deps: VisitDependencies }> = 
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(
-          415,
+        throw appError(
           'UNSUPPORTED_MEDIA_TYPE',
           `Send the file as multipart/form-data in the field "${visitFileFieldName}".`,
         );
@@ -212,7 +211,7 @@ export const visitsRoutes: FastifyPluginAsyncZod<{ deps: VisitDependencies }> = 
       const limits = await loadUploadLimits(deps.db.db);
       const part = await request.file({ limits: { fileSize: limits.maxFileSizeBytes } });
       if (part?.fieldname !== visitFileFieldName) {
-        throw new AppError(400, 'VALIDATION_FAILED', 'Send the file in the field "file".', {
+        throw appError('VALIDATION_FAILED', 'Send the file in the field "file".', {
           issues: [
             {
               location: 'body',
@@ -333,7 +332,7 @@ export const visitsRoutes: FastifyPluginAsyncZod<{ deps: VisitDependencies }> = 
       const ctx = await contextWithGuest(deps, request);
       const caller = ctx.caller;
       if (caller?.kind !== 'guest') {
-        throw new AppError(404, 'NOT_FOUND', 'No guest session.');
+        throw appError('NOT_FOUND', 'No guest session.');
       }
       void reply.header('cache-control', 'no-store');
       return getVisitState(ctx, caller.appointmentId);
