@@ -1,4 +1,4 @@
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 
 /**
  * Calendar dates (`YYYY-MM-DD`) as the clinic counts them. Ranges in the
@@ -46,7 +46,7 @@ export function assertDateRange(from: string | undefined, to: string | undefined
   }
   const days = inclusiveDays(from, to);
   if (days < 1 || days > maxRangeDays) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', {
+    throw appError('VALIDATION_FAILED', 'The request is not valid.', {
       issues: [{ location: 'querystring', path: 'from', code: 'custom', message: 'validation.dateRange' }],
     });
   }

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { ClinicSettings } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { imageExtensions, sniffImage, type ImageType } from '../../lib/image-sniff.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
-import type { AppServices, ServiceContext } from '../context.js';
+import { type AppServices, type ServiceContext, requireActor } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { deleteFile, findFile, insertFile } from '../files/files.repository.js';
 import { deleteSetting, lockSettings, readSettings, writeSetting } from './settings.repository.js';
@@ -25,23 +25,23 @@ export async function setClinicLogo(
   storage: FileStorage,
   bytes: Buffer,
 ): Promise<ClinicSettings> {
-  const actorUserId = requireActorId(ctx);
+  const actorUserId = requireActor(ctx).userId;
   const { maxFileSizeBytes } = await loadUploadLimits(ctx.db.db);
   const maxBytes = Math.min(logoLimits.maxBytes, maxFileSizeBytes);
   if (bytes.length > maxBytes) {
-    throw new AppError(413, 'PAYLOAD_TOO_LARGE', 'The logo is too large.', { maxBytes });
+    throw appError('PAYLOAD_TOO_LARGE', 'The logo is too large.', { maxBytes });
   }
   const sniffed = sniffImage(bytes);
   if (sniffed.kind === 'unsupported') {
-    throw new AppError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG, JPEG or WebP image.', {
+    throw appError('UNSUPPORTED_MEDIA_TYPE', 'The logo must be a PNG, JPEG or WebP image.', {
       accepted: Object.keys(imageExtensions),
     });
   }
   if (sniffed.kind === 'corrupt') {
-    throw new AppError(422, 'UNPROCESSABLE', 'The image is damaged or incomplete.');
+    throw appError('UNPROCESSABLE', 'The image is damaged or incomplete.');
   }
   if (sniffed.width > logoLimits.maxWidth || sniffed.height > logoLimits.maxHeight) {
-    throw new AppError(422, 'UNPROCESSABLE', 'The image is too large; the limit is 4096×4096 pixels.', {
+    throw appError('UNPROCESSABLE', 'The image is too large; the limit is 4096×4096 pixels.', {
       width: sniffed.width,
       height: sniffed.height,
       maxWidth: logoLimits.maxWidth,
@@ -86,7 +86,7 @@ export async function setClinicLogo(
 
 /** Removes the clinic logo (nothing to do without one); audited like a change. */
 export async function removeClinicLogo(ctx: ServiceContext, storage: FileStorage): Promise<ClinicSettings> {
-  const actorUserId = requireActorId(ctx);
+  const actorUserId = requireActor(ctx).userId;
   const previousId = await ctx.db.db.transaction(async (tx) => {
     await lockSettings(tx);
     const before = await currentLogoId(tx);
@@ -115,7 +115,7 @@ export async function readClinicLogo(
   const { logoFileId } = await getCachedClinicSettings(services.db, services.config);
   const file = logoFileId === null ? null : await findFile(services.db.db, logoFileId);
   if (file === null) {
-    throw new AppError(404, 'NOT_FOUND', 'The clinic has no logo.');
+    throw appError('NOT_FOUND', 'The clinic has no logo.');
   }
   return {
     fileId: file.id,
@@ -123,13 +123,6 @@ export async function readClinicLogo(
     contentType: file.contentType as ImageType,
     sha256: file.sha256,
   };
-}
-
-function requireActorId(ctx: ServiceContext): string {
-  if (ctx.actor === null) {
-    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
-  }
-  return ctx.actor.userId;
 }
 
 async function currentLogoId(db: ServiceContext['db']['db']): Promise<string | null> {

@@ -4,7 +4,7 @@ import { clinicSettingsSchema, updateClinicSettingsRequestSchema } from '@teleme
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { logoLimits, readClinicLogo, removeClinicLogo, setClinicLogo } from './clinic-logo.service.js';
@@ -78,15 +78,11 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsRouteOptions> = async
     },
     async (request, reply) => {
       if (!request.isMultipart()) {
-        throw new AppError(
-          415,
-          'UNSUPPORTED_MEDIA_TYPE',
-          'Send the logo as multipart/form-data in the field "file".',
-        );
+        throw appError('UNSUPPORTED_MEDIA_TYPE', 'Send the logo as multipart/form-data in the field "file".');
       }
       const part = await request.file();
       if (part?.fieldname !== 'file') {
-        throw new AppError(400, 'VALIDATION_FAILED', 'Send the logo in the field "file".', {
+        throw appError('VALIDATION_FAILED', 'Send the logo in the field "file".', {
           issues: [{ location: 'body', path: 'file', code: 'required', message: 'validation.required' }],
         });
       }

@@ -6,7 +6,7 @@ import {
   type ValidationIssue,
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
 import type { ServiceContext } from '../context.js';
 import { invalidateClinicSettingsCache } from './clinic-settings-cache.js';
@@ -63,7 +63,7 @@ export async function updateClinicSettings(
   const normalized = normalizeRequest(request);
   const issues = await findSettingsIssues(ctx.db.db, normalized);
   if (issues.length > 0) {
-    throw new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', { issues });
+    throw appError('VALIDATION_FAILED', 'The request is not valid.', { issues });
   }
   const actorUserId = ctx.actor?.userId ?? null;
   await ctx.db.db.transaction(async (tx) => {
