@@ -3,7 +3,8 @@ import type {
   SpecialtyListQuery,
   UpdateSpecialtyRequest,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';
 import { languageOf } from '../../lib/language.js';
 import { type ServiceContext, requireActor } from '../context.js';
@@ -39,13 +40,13 @@ export async function listSpecialties(
 async function findSpecialtyOr404(ctx: ServiceContext, id: string): Promise<SpecialtyWithCount> {
   const specialty = isUuid(id) ? await findSpecialty(ctx.db.db, id) : null;
   if (specialty === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such specialty.');
+    throw appError('NOT_FOUND', 'No such specialty.');
   }
   return specialty;
 }
 
 function duplicateName(languages: readonly ('es' | 'en')[]): AppError {
-  return new AppError(409, 'ALREADY_EXISTS', 'Another specialty already has this name.', {
+  return appError('ALREADY_EXISTS', 'Another specialty already has this name.', {
     fields: languages.map((language) => `name.${language}`),
   });
 }
@@ -140,7 +141,7 @@ export async function updateSpecialty(
 export async function deleteSpecialty(ctx: ServiceContext, id: string): Promise<void> {
   const specialty = await findSpecialtyOr404(ctx, id);
   const inUse = () =>
-    new AppError(409, 'SPECIALTY_IN_USE', 'Doctors have this specialty; deactivate it instead.', {
+    appError('SPECIALTY_IN_USE', 'Doctors have this specialty; deactivate it instead.', {
       doctorCount: specialty.doctorCount,
     });
   if (specialty.doctorCount > 0) {
