@@ -1,7 +1,7 @@
 import type { AuditAction, AuditTargetType, Notification, Permission } from '@telemedicina/shared';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
-import { AppError } from '../lib/app-error.js';
+import { appError } from '../lib/app-error.js';
 import type { BackgroundTasks } from '../lib/background-tasks.js';
 import type { Mailer } from '../lib/mail.js';
 import type { PasswordHasher } from '../lib/passwords.js';
@@ -52,14 +52,21 @@ export interface AppServices {
 }
 
 /**
- * What every service function receives explicitly: the app's collaborators,
- * the actor (null = anonymous), where the request came from, and an audit
- * writer bound to both.
+ * What a use case receives besides who is asking: the app's collaborators,
+ * where the request came from, and an audit writer bound to the asker.
  */
-export interface ServiceContext extends AppServices {
-  actor: Actor | null;
+export interface RequestScope extends AppServices {
   request: RequestMeta;
   audit(event: AuditEventInput): Promise<void>;
+}
+
+/**
+ * What every service function receives explicitly: the request scope and the
+ * actor (null = anonymous). The visit use cases, where a guest may ask too,
+ * derive theirs from the same scope (modules/visits/visit-context.ts).
+ */
+export interface ServiceContext extends RequestScope {
+  actor: Actor | null;
 }
 
 /** One entry of the audit trail, as a service asks `ctx.audit` to write it. */
@@ -76,7 +83,7 @@ export interface AuditEventInput {
 /** The signed-in actor; routes that need one guarantee it, so its absence is a 401. */
 export function requireActor(ctx: ServiceContext): Actor {
   if (ctx.actor === null) {
-    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+    throw appError('UNAUTHENTICATED', 'Sign in to continue.');
   }
   return ctx.actor;
 }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { requestMeta } from '../../http/service-context.js';
 import type { VisitRealtime } from '../../realtime/visit-rooms.js';
 import { recordAuditEvent } from '../audit/audit.service.js';
-import type { AuditEventInput, AppServices, RequestMeta } from '../context.js';
+import type { AuditEventInput, AppServices, RequestMeta, RequestScope } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import type { VisitCaller } from './visits.policy.js';
 
@@ -15,14 +15,13 @@ export interface VisitDependencies extends AppServices {
 }
 
 /**
- * The explicit context of a visit use case: collaborators, who is asking
- * (a user or a guest; null = anonymous), where from, and an audit writer
- * bound to both.
+ * The explicit context of a visit use case: the same request scope as a
+ * `ServiceContext` (collaborators, where from, audit writer), the visit's
+ * collaborators, and who is asking as a caller (a user or a guest; null =
+ * anonymous) instead of an actor, since a guest has no account.
  */
-export interface VisitContext extends VisitDependencies {
+export interface VisitContext extends RequestScope, VisitDependencies {
   caller: VisitCaller | null;
-  request: RequestMeta;
-  audit(event: AuditEventInput): Promise<void>;
 }
 
 function auditWriter(
