@@ -5,7 +5,8 @@ import {
   type UpdateDoctorProfileRequest,
   type ValidationIssue,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadClinicSettings } from '../settings/settings.service.js';
@@ -102,7 +103,7 @@ function sortByNextAvailable(entries: DirectoryEntry[], order: 'asc' | 'desc'): 
     .map(({ entry }) => entry);
 }
 
-const noSuchDoctor = () => new AppError(404, 'NOT_FOUND', 'No such doctor.');
+const noSuchDoctor = () => appError('NOT_FOUND', 'No such doctor.');
 
 /** A user holding the doctor role (404 otherwise, and for ids that are not UUIDs). */
 async function findDoctorOr404(ctx: ServiceContext, id: string): Promise<DoctorCandidate> {
@@ -141,7 +142,7 @@ async function withSpecialties(ctx: ServiceContext, doctor: DoctorRow): Promise<
 }
 
 function invalid(issues: ValidationIssue[]): AppError {
-  return new AppError(400, 'VALIDATION_FAILED', 'The request is not valid.', { issues });
+  return appError('VALIDATION_FAILED', 'The request is not valid.', { issues });
 }
 
 function bodyIssue(path: string, code: string, message: string): ValidationIssue {
@@ -186,11 +187,11 @@ export async function updateDoctorProfile(
   const actor = requireActor(ctx);
   const candidate = await findDoctorOr404(ctx, id);
   if (!canEditDoctorProfile(actor, candidate.id)) {
-    throw new AppError(403, 'FORBIDDEN', "You cannot edit this doctor's profile.");
+    throw appError('FORBIDDEN', "You cannot edit this doctor's profile.");
   }
   const current = candidate.profile;
   if (current === null && (!options.mayCreateProfile || !canChangeLicenseNumber(actor))) {
-    throw new AppError(404, 'NOT_FOUND', 'This doctor has no profile yet; an administrator creates it.');
+    throw appError('NOT_FOUND', 'This doctor has no profile yet; an administrator creates it.');
   }
   const licenseNumber = input.licenseNumber;
   if (
@@ -198,7 +199,7 @@ export async function updateDoctorProfile(
     licenseNumber !== current?.licenseNumber &&
     !canChangeLicenseNumber(actor)
   ) {
-    throw new AppError(403, 'FORBIDDEN', 'Only an administrator changes the license number.');
+    throw appError('FORBIDDEN', 'Only an administrator changes the license number.');
   }
   if (current === null && licenseNumber === undefined) {
     throw invalid([bodyIssue('licenseNumber', 'required', 'validation.required')]);
@@ -287,7 +288,7 @@ export async function updateDoctorProfile(
 /** A concurrent creation of the same profile, or a specialty deleted meanwhile. */
 function translateWriteError(error: unknown): unknown {
   if (isUniqueViolation(error)) {
-    return new AppError(409, 'CONFLICT', 'The profile was changed at the same time; try again.');
+    return appError('CONFLICT', 'The profile was changed at the same time; try again.');
   }
   if (isForeignKeyViolation(error)) {
     return invalid([bodyIssue('specialtyIds', 'specialty_unavailable', 'validation.specialtyUnavailable')]);
