@@ -8,7 +8,7 @@ import {
   type PatientMatch,
   type RegisterPatientRequest,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { findActiveSpecialtiesOf } from '../doctors/doctors.repository.js';
 import type { InvitationPayload } from '../identity/invitations.service.js';
 import { issueAuthToken } from '../identity/auth-tokens.service.js';
@@ -51,7 +51,7 @@ export async function readClinicDay(ctx: ServiceContext, query: ClinicDayQuery):
   const actor = requireActor(ctx);
   const scope = clinicDayScopeOf(actor);
   if (scope === null) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot read the clinic day.');
+    throw appError('FORBIDDEN', 'You cannot read the clinic day.');
   }
   const reader = await loadActorUser(ctx);
   const now = ctx.now();
@@ -156,7 +156,7 @@ export async function lookUpPatients(
 ): Promise<PatientLookupResult> {
   const actor = requireActor(ctx);
   if (!canLookUpPatients(actor)) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot look up patients.');
+    throw appError('FORBIDDEN', 'You cannot look up patients.');
   }
   const rows = await findPatients(ctx.db.db, lookupTermsOf(query.q), lookupLimit);
   await ctx.audit({
@@ -180,7 +180,7 @@ export async function registerPatient(
 ): Promise<PatientMatch> {
   const actor = requireActor(ctx);
   if (!canRegisterPatients(actor)) {
-    throw new AppError(403, 'FORBIDDEN', 'You cannot register patients.');
+    throw appError('FORBIDDEN', 'You cannot register patients.');
   }
   const registrar = await loadActorUser(ctx);
   const timeZone = input.timeZone ?? (await loadIdentitySettings(ctx.db.db, ctx.config)).clinicTimeZone;
@@ -227,7 +227,7 @@ export async function registerPatient(
     return { user, invitation, roleNames: patientRoles };
   });
   if (created === null) {
-    throw new AppError(409, 'CONFLICT', 'This email already has an account.', { field: 'email' });
+    throw appError('CONFLICT', 'This email already has an account.', { field: 'email' });
   }
   const { user, invitation, roleNames } = created;
   await ctx.audit({
