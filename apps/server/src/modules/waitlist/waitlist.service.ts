@@ -1,6 +1,6 @@
 import type { JoinWaitlistRequest, Language, WaitlistEntry } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { findDoctorOr404 } from '../availability/availability.service.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { appLink } from '../email/email.service.js';
@@ -44,7 +44,7 @@ export async function joinWaitlist(
   const actor = requireActor(ctx);
   const doctor = await findDoctorOr404(ctx, doctorId);
   if (doctor.status !== 'active' || doctor.userId === actor.userId) {
-    throw new AppError(404, 'NOT_FOUND', 'No such doctor.');
+    throw appError('NOT_FOUND', 'No such doctor.');
   }
   const row = await upsertWaitlistEntry(ctx.db.db, {
     doctorUserId: doctor.userId,
@@ -61,7 +61,7 @@ export async function getMyWaitlistEntry(ctx: ServiceContext, doctorId: string):
   const doctor = await findDoctorOr404(ctx, doctorId);
   const row = await findWaitlistEntry(ctx.db.db, doctor.userId, actor.userId);
   if (row === null) {
-    throw new AppError(404, 'NOT_FOUND', 'You are not on this waiting list.');
+    throw appError('NOT_FOUND', 'You are not on this waiting list.');
   }
   return present(row);
 }
@@ -71,7 +71,7 @@ export async function leaveWaitlist(ctx: ServiceContext, doctorId: string): Prom
   const actor = requireActor(ctx);
   const doctor = await findDoctorOr404(ctx, doctorId);
   if (!(await deleteWaitlistEntry(ctx.db.db, doctor.userId, actor.userId))) {
-    throw new AppError(404, 'NOT_FOUND', 'You are not on this waiting list.');
+    throw appError('NOT_FOUND', 'You are not on this waiting list.');
   }
 }
 
