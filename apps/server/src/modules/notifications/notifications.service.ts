@@ -4,7 +4,7 @@ import type {
   NotificationsReadAllResult,
 } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { type AppServices, type ServiceContext, requireActor } from '../context.js';
 import { isUuid } from '../../lib/uuid.js';
 import { presentNotification } from './notifications.presenter.js';
@@ -67,7 +67,7 @@ export async function readNotification(ctx: ServiceContext, id: string) {
   const actor = requireActor(ctx);
   const row = isUuid(id) ? await markNotificationRead(ctx.db.db, actor.userId, id, ctx.now()) : null;
   if (row === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such notification.');
+    throw appError('NOT_FOUND', 'No such notification.');
   }
   return presentNotification(row);
 }
