@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';
 import { findPatientUser, type PatientUserRow } from '../records/patients.repository.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -12,7 +12,7 @@ export interface ExportGrant {
   by: ExportRequester;
 }
 
-const notFound = () => new AppError(404, 'NOT_FOUND', 'No such patient.');
+const notFound = () => appError('NOT_FOUND', 'No such patient.');
 
 /**
  * `GET /me/record/export`: the signed-in patient (records.read.own, checked by the route) gets
@@ -20,7 +20,7 @@ const notFound = () => new AppError(404, 'NOT_FOUND', 'No such patient.');
  */
 export async function authorizeOwnExport(db: Database, actor: Actor): Promise<ExportGrant> {
   if (!actor.permissions.has('records.read.own')) {
-    throw new AppError(403, 'FORBIDDEN', 'You may not export a record.');
+    throw appError('FORBIDDEN', 'You may not export a record.');
   }
   const patient = await findPatientUser(db, actor.userId);
   if (patient === null) {
@@ -40,7 +40,7 @@ export async function authorizeAdminExport(
   patientId: string,
 ): Promise<ExportGrant> {
   if (!actor.permissions.has('records.export')) {
-    throw new AppError(403, 'FORBIDDEN', 'You may not export records.');
+    throw appError('FORBIDDEN', 'You may not export records.');
   }
   const patient = isUuid(patientId) ? await findPatientUser(db, patientId) : null;
   if (patient === null) {

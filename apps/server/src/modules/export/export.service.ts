@@ -11,7 +11,7 @@ import {
   type Language,
   type RecordExport,
 } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import { writeZip, zipMaxBytes, type ZipEntry } from '../../lib/zip.js';
 import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';
@@ -144,7 +144,7 @@ async function exportRecord(
   const requester = await loadActorUser(ctx);
   const patientUser = await findUserById(db, grant.patient.id);
   if (patientUser === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such patient.');
+    throw appError('NOT_FOUND', 'No such patient.');
   }
   const language: Language = patientUser.language === 'en' ? 'en' : 'es';
   const requesterLanguage: Language = requester.language === 'en' ? 'en' : 'es';
@@ -199,8 +199,7 @@ async function exportRecord(
     documents.push(presentExportDocument(row, zipPath));
   }
   if (storedBytes + generatedBytesAllowance > zipMaxBytes) {
-    throw new AppError(
-      422,
+    throw appError(
       'UNPROCESSABLE',
       'This record is too large for one ZIP file (4 GiB). Ask the clinic for a copy in parts.',
     );
