@@ -1,5 +1,6 @@
 import type { DatabaseKind } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import type { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { DatabaseCheck } from './health.repository.js';
 
 export interface HealthContext {
@@ -55,8 +56,7 @@ function report(context: HealthContext, check: DatabaseCheck, at: Date): HealthR
 
 /** The cause (driver error) is logged with the request id, never sent to the caller. */
 function databaseUnreachable(context: HealthContext, cause: unknown): AppError {
-  return new AppError(
-    503,
+  return appError(
     'SERVICE_UNAVAILABLE',
     'The database is not reachable.',
     { database: { kind: context.databaseKind } },
