@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Diagnosis, DiagnosisList, DiagnosisSearchQuery } from '@telemedicina/shared';
 import type { Database } from '../../db/client.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { diagnosisCatalogue, type CatalogueEntry } from './catalogue.js';
 import {
@@ -91,7 +91,7 @@ export async function searchDiagnoses(
 export async function getDiagnosis(ctx: ServiceContext, code: string): Promise<Diagnosis> {
   const row = await findDiagnosisCode(ctx.db.db, code.trim().toUpperCase());
   if (row === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such diagnosis code.');
+    throw appError('NOT_FOUND', 'No such diagnosis code.');
   }
   return present(row);
 }
