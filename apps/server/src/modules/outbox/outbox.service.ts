@@ -1,6 +1,6 @@
 import type { OutboxListQuery } from '@telemedicina/shared';
 import type { OutboxAttachment } from '../../db/schema.js';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { findOutboxMessage, type OutboxRow } from '../email/email.repository.js';
 import { isUuid } from '../../lib/uuid.js';
@@ -17,7 +17,7 @@ export function listOutboxMessages(
 export async function getOutboxMessage(ctx: ServiceContext, id: string): Promise<OutboxRow> {
   const row = isUuid(id) ? await findOutboxMessage(ctx.db.db, id) : null;
   if (row === null) {
-    throw new AppError(404, 'NOT_FOUND', 'No such message.');
+    throw appError('NOT_FOUND', 'No such message.');
   }
   return row;
 }
@@ -50,11 +50,10 @@ export async function getOutboxAttachment(
   const row = await getOutboxMessage(ctx, id);
   const attachment = row.attachments[index];
   if (attachment === undefined) {
-    throw new AppError(404, 'NOT_FOUND', 'No such attachment.');
+    throw appError('NOT_FOUND', 'No such attachment.');
   }
   if (isClinicalAttachment(row, attachment)) {
-    throw new AppError(
-      403,
+    throw appError(
       'CLINICAL_ATTACHMENT_WITHHELD',
       'A clinical file is not kept in the outbox; only its name, type and size are shown.',
     );
