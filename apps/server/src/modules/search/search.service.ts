@@ -1,5 +1,5 @@
 import type { GlobalSearchQuery } from '@telemedicina/shared';
-import { AppError } from '../../lib/app-error.js';
+import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { searchScopesOf } from './search.policy.js';
 import {
@@ -32,7 +32,7 @@ export async function searchEverything(
 ): Promise<GlobalSearchResult> {
   const actor = ctx.actor;
   if (actor === null) {
-    throw new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+    throw appError('UNAUTHENTICATED', 'Sign in to continue.');
   }
   const scopes = searchScopesOf(actor);
   const db = ctx.db.db;
