@@ -23,7 +23,7 @@ import { responseSerializerCompiler } from './http/response-serializer.js';
 import { securityHeaders } from './http/security-headers.js';
 import { staticWeb } from './http/static-web.js';
 import { xsrfProtection } from './http/xsrf.js';
-import { AppError } from './lib/app-error.js';
+import { appError } from './lib/app-error.js';
 import { createPasswordHasher } from './lib/passwords.js';
 import { createSecretBox, resolveSecretKeyMaterial } from './lib/secret-box.js';
 import { authRoutes } from './modules/identity/auth.routes.js';
@@ -258,7 +258,7 @@ export async function buildApp({
         ? {}
         : { redis, nameSpace: `${config.redisKeyPrefix}:rate-limit:`, skipOnError: true }),
       errorResponseBuilder: (_request, context) =>
-        new AppError(429, 'RATE_LIMITED', 'Too many requests. Try again later.', {
+        appError('RATE_LIMITED', 'Too many requests. Try again later.', {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
         }),
       // `npm run security:scan`'s own server (NODE_ENV=test only, config.ts): sqlmap on this machine

@@ -1,7 +1,7 @@
 import { isPermission, type Permission } from '@telemedicina/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../lib/app-error.js';
+import { appError } from '../lib/app-error.js';
 import type { Actor, AppServices } from '../modules/context.js';
 import { recordAuditEvent } from '../modules/audit/audit.service.js';
 import { resolveSessionToken } from '../modules/identity/sessions.service.js';
@@ -137,15 +137,15 @@ export const authentication = fp<AuthenticationOptions>(
       const actor = request.actor;
       if (actor === null) {
         throw hasEndedSession
-          ? new AppError(401, 'SESSION_EXPIRED', 'Your session has ended. Sign in again.')
-          : new AppError(401, 'UNAUTHENTICATED', 'Sign in to continue.');
+          ? appError('SESSION_EXPIRED', 'Your session has ended. Sign in again.')
+          : appError('UNAUTHENTICATED', 'Sign in to continue.');
       }
       if (actor.mfaEnrollmentRequired && request.routeOptions.config.allowDuringMfaEnrollment !== true) {
-        throw new AppError(403, 'MFA_ENROLLMENT_REQUIRED', 'Set up the second factor to continue.');
+        throw appError('MFA_ENROLLMENT_REQUIRED', 'Set up the second factor to continue.');
       }
       if (typeof access === 'object' && !access.anyOf.some((name) => actor.permissions.has(name))) {
         await recordDenial(services, request, actor, access.anyOf);
-        throw new AppError(403, 'FORBIDDEN', 'You are not allowed to do this.');
+        throw appError('FORBIDDEN', 'You are not allowed to do this.');
       }
     };
 

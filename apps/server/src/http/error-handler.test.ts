@@ -2,7 +2,7 @@ import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { App } from '../app.js';
-import { AppError } from '../lib/app-error.js';
+import { appError } from '../lib/app-error.js';
 import { createTestContext, type TestContext } from '../test/test-context.js';
 
 let context: TestContext;
@@ -28,7 +28,7 @@ function addTestRoutes(testApp: App): void {
     (request) => ({ ok: true, name: request.body.name, page: request.query.page }),
   );
   testApp.get('/api/v1/test/conflict', { config }, () => {
-    throw new AppError(409, 'CONFLICT', 'That slot was just booked.', { slot: '10:00' });
+    throw appError('CONFLICT', 'That slot was just booked.', { slot: '10:00' });
   });
   testApp.get('/api/v1/test/crash', { config }, () => {
     throw new Error('connect ECONNREFUSED postgres://admin:s3cret@db:5432');

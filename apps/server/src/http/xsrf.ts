@@ -2,7 +2,7 @@ import { randomFillSync, timingSafeEqual } from 'node:crypto';
 import { xsrfCookieName } from '@telemedicina/shared';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../lib/app-error.js';
+import { appError } from '../lib/app-error.js';
 import { putCookie } from './cookies.js';
 import { apiReferencePath } from './openapi.js';
 
@@ -88,8 +88,7 @@ export const xsrfProtection = fp<XsrfOptions>(
           issueToken(request, reply);
         }
         next(
-          new AppError(
-            403,
+          appError(
             'XSRF_TOKEN_INVALID',
             'Missing or invalid X-XSRF-TOKEN header: copy the XSRF-TOKEN cookie into it.',
           ),

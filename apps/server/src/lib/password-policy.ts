@@ -1,5 +1,5 @@
 import { checkPassword } from '@telemedicina/shared';
-import { AppError } from './app-error.js';
+import { appError } from './app-error.js';
 
 /**
  * Applies the shared password policy (the same function drives the form's
@@ -12,7 +12,7 @@ export function assertPasswordAcceptable(
 ): void {
   const check = checkPassword(password, personal);
   if (check.problems.length > 0) {
-    throw new AppError(422, 'PASSWORD_TOO_WEAK', 'The password does not meet the password policy.', {
+    throw appError('PASSWORD_TOO_WEAK', 'The password does not meet the password policy.', {
       problems: check.problems,
       score: check.score,
     });
