@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet from 'helmet';
@@ -208,27 +209,24 @@ function createHeaderCache(
   };
 }
 
-/** Runs the helmet middleware against a response that only records the headers it sets. */
+/** Runs the helmet middleware against a detached request and response, and reads the headers it set. */
 function recordHeaders(
   middleware: (request: IncomingMessage, response: ServerResponse, next: (error?: unknown) => void) => void,
   host: string | null,
   isTls: boolean,
 ): Record<string, string> {
-  const headers: Record<string, string> = {};
-  const request = {
-    headers: host === null ? {} : { host, ...(isTls ? { 'x-forwarded-proto': 'https' } : {}) },
-    socket: {},
-  } as unknown as IncomingMessage;
-  const response = {
-    setHeader: (name: string, value: string | number | readonly string[]) => {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
-    },
-    removeHeader: (name: string) => {
-      delete headers[name.toLowerCase()];
-    },
-  } as unknown as ServerResponse;
+  // Never connected and never written: only the headers set on it are read back.
+  const request = new IncomingMessage(new Socket());
+  request.headers = host === null ? {} : { host, ...(isTls ? { 'x-forwarded-proto': 'https' } : {}) };
+  const response = new ServerResponse(request);
   // Helmet 8 throws invalid options itself; `next` only ever signals completion.
   middleware(request, response, () => undefined);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.getHeaders())) {
+    if (value !== undefined) {
+      headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+  }
   return headers;
 }
 
