@@ -55,8 +55,8 @@ export function htmlToBlocks(html: string): TextBlock[] {
       blocks.push({ kind: 'paragraph', text, depth, marker: null });
     }
   };
-  const walk = (parent: Node, depth: number) => {
-    for (const node of Array.from(parent.childNodes)) {
+  const walk = (nodes: ArrayLike<Node>, depth: number) => {
+    for (const node of Array.from(nodes)) {
       const name = node.nodeName;
       if (node.nodeType === window.Node.TEXT_NODE) {
         pendingInline += node.textContent ?? '';
@@ -80,7 +80,7 @@ export function htmlToBlocks(html: string): TextBlock[] {
           number += 1;
           for (const nested of Array.from(item.childNodes)) {
             if (nested.nodeName === 'UL' || nested.nodeName === 'OL') {
-              walk({ childNodes: [nested] } as unknown as Node, depth + 1);
+              walk([nested], depth + 1);
             }
           }
         }
@@ -88,7 +88,7 @@ export function htmlToBlocks(html: string): TextBlock[] {
       }
       if (name === 'BLOCKQUOTE') {
         flushInline(depth);
-        walk(node, depth + 1);
+        walk(node.childNodes, depth + 1);
         continue;
       }
       if (name === 'HR') {
@@ -103,7 +103,7 @@ export function htmlToBlocks(html: string): TextBlock[] {
         }
         for (const nested of Array.from(node.childNodes)) {
           if (nested.nodeName === 'UL' || nested.nodeName === 'OL') {
-            walk({ childNodes: [nested] } as unknown as Node, depth);
+            walk([nested], depth);
           }
         }
         continue;
@@ -116,7 +116,7 @@ export function htmlToBlocks(html: string): TextBlock[] {
     }
     flushInline(depth);
   };
-  walk(fragment, 0);
+  walk(fragment.childNodes, 0);
   return blocks;
 }
 
