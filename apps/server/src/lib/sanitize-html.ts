@@ -37,7 +37,8 @@ const allowedUrlPattern = /^(?:(?:https?|mailto|tel):|\/(?!\/)|#)/i;
 
 const linkRel = 'noopener noreferrer nofollow';
 
-const purify = createDOMPurify(new JSDOM('').window);
+const { window } = new JSDOM('');
+const purify = createDOMPurify(window);
 
 purify.addHook('uponSanitizeAttribute', (node, event) => {
   const allowed = allowedAttributesByTag[node.nodeName.toLowerCase()];
@@ -54,20 +55,15 @@ purify.addHook('uponSanitizeAttribute', (node, event) => {
 });
 
 purify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.nodeName.toLowerCase() !== 'a') {
+  if (!(node instanceof window.Element) || node.nodeName.toLowerCase() !== 'a') {
     return;
   }
-  const element = node as unknown as {
-    hasAttribute(name: string): boolean;
-    setAttribute(name: string, value: string): void;
-    removeAttribute(name: string): void;
-  };
-  if (element.hasAttribute('href')) {
+  if (node.hasAttribute('href')) {
     // Whatever the client sent: a link never gets a handle on this window, nor passes a referrer.
-    element.setAttribute('rel', linkRel);
+    node.setAttribute('rel', linkRel);
   } else {
-    element.removeAttribute('rel');
-    element.removeAttribute('target');
+    node.removeAttribute('rel');
+    node.removeAttribute('target');
   }
 });
 
