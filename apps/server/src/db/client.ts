@@ -7,7 +7,7 @@ import type { DatabaseKind } from '@telemedicina/shared';
 import { sql, type SQL } from 'drizzle-orm';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import type { PgDatabase, PgDialect, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
@@ -51,6 +51,8 @@ export type OpenDatabaseOptions =
   | { kind: 'pglite'; dataDir: string | null; loadDataDir?: Blob };
 
 const drizzleOptions = { schema, casing: 'snake_case' } as const;
+/** Renders `sql` statements to text as the databases' own dialect does (same casing). */
+const dialect = new PgDialect({ casing: drizzleOptions.casing });
 
 /**
  * Session advisory lock held while migrating PostgreSQL, so several
@@ -157,7 +159,7 @@ export async function executeNamed(
 ): Promise<Record<string, unknown>[]> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) {
-    const { sql: text, params } = (db as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query);
+    const { sql: text, params } = dialect.sqlToQuery(query);
     let statementName = statementNames.get(text);
     if (statementName === undefined) {
       statementName = `${name}_${statementNames.size + 1}`;
