@@ -46,8 +46,3 @@ export function validationError(issues: ValidationIssue[]): AppError {
 export function invalidField(path: string, message: string, code = 'custom'): AppError {
   return validationError([{ location: 'body', path, code, message }]);
 }
-
-/** 404 NOT_FOUND; the message names what was looked for ("No such patient."). */
-export function notFound(message: string): AppError {
-  return appError('NOT_FOUND', message);
-}
