@@ -11,7 +11,7 @@ const minuteMs = 60_000;
  * began up to this long ago may still be running or waiting for the doctor, and must still show.
  * Defined beside the request the page's boot starts (api/boot-upcoming.ts).
  */
-export { upcomingLookbackMinutes, upcomingWindowStart } from './api/boot-upcoming';
+export { upcomingLookbackMinutes, upcomingWindowStart } from '../../lib/upcoming-appointments';
 
 /** How many upcoming appointments the home page lists. */
 export const upcomingLimit = 3;

@@ -1,22 +1,5 @@
 import { hasAnyPermission, type MeResponse } from '@telemedicina/shared';
-import { api } from '../../../lib/api-client';
-
-/** How far back the home page asks for appointments (`from` filters on the start): see upcoming.ts. */
-export const upcomingLookbackMinutes = 120;
-
-/** The `from` instant the home page asks for, `upcomingLookbackMinutes` before `now`. */
-export function upcomingWindowStart(now: Date): string {
-  return new Date(now.getTime() - upcomingLookbackMinutes * 60_000).toISOString();
-}
-
-/** `GET /appointments` as the home page asks for it. */
-export function requestUpcoming(from: string, signal?: AbortSignal): Promise<unknown> {
-  return api.get<unknown>('/appointments', {
-    query: { page: 1, pageSize: 20, from, sort: 'startsAt', order: 'asc' },
-    signal,
-    alertOnError: false,
-  });
-}
+import { requestUpcomingAppointments, upcomingWindowStart } from '../../../lib/upcoming-appointments';
 
 /** The home page's list asked for as the page boots: its window, and its answer once it has come. */
 export interface BootUpcoming {
@@ -52,7 +35,7 @@ export function startBootUpcoming(me: MeResponse, now = new Date()): void {
       return taken;
     },
   };
-  pending = requestUpcoming(from).then((body) => {
+  pending = requestUpcomingAppointments(from).then((body) => {
     started.settled = { body, receivedAt: Date.now() };
     return body;
   });

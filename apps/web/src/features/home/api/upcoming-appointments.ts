@@ -2,7 +2,8 @@ import { appointmentPageSchema, type AppointmentPage } from '@telemedicina/share
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { parseAnswer } from '../../../lib/parse-answer';
-import { requestUpcoming, takeBootUpcoming, upcomingWindowStart, type BootUpcoming } from './boot-upcoming';
+import { requestUpcomingAppointments, upcomingWindowStart } from '../../../lib/upcoming-appointments';
+import { takeBootUpcoming, type BootUpcoming } from './boot-upcoming';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** How long an answer counts as current for the home page (booking changes refresh it anyway). */
@@ -27,8 +28,8 @@ export function useUpcomingAppointments(enabled = true) {
         // The boot request still on its way serves the first fetch only (a refresh asks again).
         const pending = boot?.takePending() ?? null;
         const answer = pending
-          ? pending.catch(() => requestUpcoming(from, signal))
-          : requestUpcoming(from, signal);
+          ? pending.catch(() => requestUpcomingAppointments(from, signal))
+          : requestUpcomingAppointments(from, signal);
         return parseAnswer(appointmentPageSchema, await answer);
       },
       initialData: () => bootAnswer(boot),

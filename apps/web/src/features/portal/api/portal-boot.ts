@@ -1,5 +1,6 @@
 import { isPortalUser, type Appointment, type MeResponse } from '@telemedicina/shared';
 import { api } from '../../../lib/api-client';
+import { requestUpcomingAppointments, upcomingWindowStart } from '../../../lib/upcoming-appointments';
 import { pickOpenVisits } from '../next-visit';
 
 /**
@@ -10,8 +11,6 @@ import { pickOpenVisits } from '../next-visit';
  * schemas): it is part of the page's first download (`main.tsx`).
  */
 
-/** A visit that began up to this long ago may still be running: the portal still shows it as next. */
-export const portalLookbackMinutes = 120;
 /** How many completed visits the home lists. */
 export const portalPastLimit = 5;
 /** How long a boot's window and answers are used: after that the page asks again the usual way. */
@@ -19,7 +18,7 @@ const bootLifetimeMs = 60_000;
 
 /** The time window the home's lists ask for, fixed when the page boots (its query keys carry it). */
 export interface PortalWindow {
-  /** Upcoming visits start after this instant (`portalLookbackMinutes` before now). */
+  /** Upcoming visits start after this instant (`upcomingLookbackMinutes` before now). */
   from: string;
   /** Past visits started before this instant (now). */
   to: string;
@@ -27,17 +26,9 @@ export interface PortalWindow {
 
 export function portalWindow(now: Date): PortalWindow {
   return {
-    from: new Date(now.getTime() - portalLookbackMinutes * 60_000).toISOString(),
+    from: upcomingWindowStart(now),
     to: now.toISOString(),
   };
-}
-
-export function requestPortalUpcoming(from: string, signal?: AbortSignal): Promise<unknown> {
-  return api.get<unknown>('/appointments', {
-    query: { page: 1, pageSize: 20, from, sort: 'startsAt', order: 'asc' },
-    signal,
-    alertOnError: false,
-  });
 }
 
 export function requestPortalPast(to: string, limit: number, signal?: AbortSignal): Promise<unknown> {
@@ -91,7 +82,7 @@ export function startPortalBoot(me: MeResponse, now = new Date()): void {
   }
   const window = portalWindow(now);
   const settle = (request: Promise<unknown>) => request.catch(() => null);
-  const upcoming = settle(requestPortalUpcoming(window.from));
+  const upcoming = settle(requestUpcomingAppointments(window.from));
   boot = {
     patientId: me.user.id,
     window,

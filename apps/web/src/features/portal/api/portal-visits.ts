@@ -20,8 +20,8 @@ import {
   requestPortalNotes,
   requestPortalPast,
   requestPortalPrescriptions,
-  requestPortalUpcoming,
 } from './portal-boot';
+import { requestUpcomingAppointments } from '../../../lib/upcoming-appointments';
 
 /**
  * The patient's visits from a little before now, soonest first (the server answers only their own).
@@ -34,7 +34,7 @@ export function usePortalUpcoming() {
     queryOptions({
       queryKey: queryKeys.appointments.portalUpcoming(from),
       queryFn: async ({ signal }): Promise<AppointmentPage> =>
-        parseAnswer(appointmentPageSchema, await requestPortalUpcoming(from, signal)),
+        parseAnswer(appointmentPageSchema, await requestUpcomingAppointments(from, signal)),
       staleTime: 30_000,
       retry: false,
     }),
