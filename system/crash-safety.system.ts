@@ -23,9 +23,17 @@ import { freeSlots, prepareClinic, startVisit, type Clinic } from './support/cli
 import { ack, connected, HttpClient, openSocket, sleep } from './support/clients.js';
 import { createScratchDatabase, type ScratchDatabase } from './support/postgres.js';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy.js';
+import {
+  bookingReason,
+  bookUntilAnswered,
+  errorLines,
+  type BookingOutcome,
+  type LoadStats,
+  type Slot,
+} from './support/crash-bookings.js';
+import { startLoad, type Sample } from './support/outage-load.js';
 
 const kills = 20;
-const bookingReason = 'Prueba de caída del servidor';
 /** The chat join replays at most 500 messages: stay below so one join shows the whole history. */
 const maxMessagesPerSender = 230;
 
@@ -44,89 +52,6 @@ afterAll(async () => {
   await app?.dispose();
   await database?.drop();
 });
-
-interface Slot {
-  doctorId: string;
-  startsAt: string;
-}
-
-interface BookingOutcome extends Slot {
-  patientId: string;
-  kind: 'distinct' | 'contended';
-  /** `acked`: 2xx with an id; `taken`: 409 SLOT_TAKEN; `stopped`: never answered before the end. */
-  outcome: 'acked' | 'taken' | 'stopped';
-  id: string | null;
-  tries: number;
-}
-
-interface LoadStats {
-  networkErrors: number;
-  statuses: Map<number, number>;
-  unexpected: string[];
-  /** Bodies of 500 answers, to say what broke when the count is not zero. */
-  serverErrors: string[];
-}
-
-/** The error-level lines (pino level ≥ 50) of a server's output: what a 500 left behind. */
-function errorLines(output: string): string {
-  return output
-    .split('\n')
-    .filter((line) => /"level":(50|60)/.test(line))
-    .slice(-20)
-    .join('\n');
-}
-
-/**
- * Books `slot` for the client's patient, retrying (same request) while the
- * server is unreachable or answers 5xx. Only a 2xx answer counts as written.
- */
-async function bookUntilAnswered(
-  client: HttpClient,
-  patientId: string,
-  slot: Slot,
-  kind: BookingOutcome['kind'],
-  stats: LoadStats,
-  isStopping: () => boolean,
-): Promise<BookingOutcome> {
-  const result: BookingOutcome = { ...slot, patientId, kind, outcome: 'stopped', id: null, tries: 0 };
-  for (;;) {
-    result.tries += 1;
-    try {
-      const answer = await client.request<{ id?: string; error?: { code: string } }>(
-        'POST',
-        '/appointments',
-        {
-          doctorId: slot.doctorId,
-          startsAt: slot.startsAt,
-          reason: bookingReason,
-        },
-      );
-      stats.statuses.set(answer.status, (stats.statuses.get(answer.status) ?? 0) + 1);
-      if (answer.status === 500) {
-        stats.serverErrors.push(JSON.stringify(answer.body));
-      }
-      if (answer.status === 200 || answer.status === 201) {
-        result.outcome = 'acked';
-        result.id = answer.body.id ?? null;
-        return result;
-      }
-      if (answer.status === 409 && answer.body.error?.code === 'SLOT_TAKEN') {
-        result.outcome = 'taken';
-        return result;
-      }
-      if (answer.status < 500) {
-        stats.unexpected.push(`${answer.status} ${JSON.stringify(answer.body)}`);
-        return result;
-      }
-    } catch {
-      stats.networkErrors += 1;
-    }
-    if (isStopping() && result.tries > 200) {
-      return result;
-    }
-    await sleep(50);
-  }
-}
 
 describe('SIGKILL during concurrent bookings and chat', () => {
   it(`loses no acknowledged write, duplicates nothing and overlaps nothing across ${kills} kills`, async () => {
@@ -381,125 +306,6 @@ describe('the database going away while serving', () => {
     await proxy?.close();
   });
 
-  interface Sample {
-    phase: string;
-    route: string;
-    status: number | 'no answer';
-    code: string | null;
-    ms: number;
-    body: string;
-  }
-
-  /**
-   * Keeps a patient reading its appointments and the doctors' slots, a second
-   * patient booking, and a monitor polling health, recording every answer with
-   * the phase the test is in. Resolves with the samples once `stop` is called.
-   */
-  function startLoad(baseUrl: string): {
-    phase: { name: string };
-    until: (wanted: (samples: Sample[]) => boolean, what: string) => Promise<void>;
-    stop: () => Promise<Sample[]>;
-  } {
-    const phase = { name: 'before' };
-    const samples: Sample[] = [];
-    let isStopping = false;
-    const reader = new HttpClient(baseUrl, 15_000);
-    const writer = new HttpClient(baseUrl, 15_000);
-    const monitor = new HttpClient(baseUrl, 15_000);
-    const doctorId = clinic.doctors[1]!.id;
-    const record = async (
-      client: HttpClient,
-      route: string,
-      method: string,
-      path: string,
-      body?: unknown,
-    ) => {
-      const at = performance.now();
-      const startedIn = phase.name;
-      try {
-        const answer = await client.request<{ error?: { code?: string } }>(method, path, body);
-        samples.push({
-          phase: startedIn === phase.name ? startedIn : `${startedIn}→${phase.name}`,
-          route,
-          status: answer.status,
-          code: answer.body?.error?.code ?? null,
-          ms: performance.now() - at,
-          body: JSON.stringify(answer.body).slice(0, 300),
-        });
-      } catch (error) {
-        samples.push({
-          phase: startedIn === phase.name ? startedIn : `${startedIn}→${phase.name}`,
-          route,
-          status: 'no answer',
-          code: null,
-          ms: performance.now() - at,
-          body: String(error),
-        });
-      }
-    };
-    const loop = async (step: () => Promise<void>): Promise<void> => {
-      while (!isStopping) {
-        await step();
-        await sleep(40);
-      }
-    };
-    const ready = Promise.all([
-      reader.signIn(clinic.patients[2]!.email),
-      writer.signIn(clinic.patients[3]!.email),
-    ]);
-    let slotIndex = 0;
-    const loops = ready.then(async () => {
-      const slots = await freeSlots(
-        writer,
-        doctorId,
-        new Date(Date.now() + 47 * 3_600_000 + 600_000),
-        new Date(Date.now() + 48 * 3_600_000),
-      );
-      await Promise.all([
-        loop(() => record(reader, 'GET /appointments', 'GET', '/appointments?pageSize=5')),
-        loop(() =>
-          record(
-            reader,
-            'GET /doctors/:id/slots',
-            'GET',
-            `/doctors/${doctorId}/slots?from=${encodeURIComponent(new Date(Date.now() + 3_600_000).toISOString())}&to=${encodeURIComponent(new Date(Date.now() + 7_200_000).toISOString())}`,
-          ),
-        ),
-        loop(async () => {
-          const slot = slots[slotIndex % Math.max(1, slots.length)];
-          slotIndex += 1;
-          if (slot !== undefined) {
-            await record(writer, 'POST /appointments', 'POST', '/appointments', {
-              doctorId,
-              startsAt: slot.startsAt,
-              reason: 'Prueba de base de datos caída',
-            });
-          }
-        }),
-        loop(() => record(monitor, 'GET /health', 'GET', '/health')),
-      ]);
-    });
-    return {
-      phase,
-      // A phase lasts until the load has produced what the test needs of it (a count of answers, a
-      // 503 from health), not for a fixed time: a slow machine makes the phase longer, not thinner.
-      until: async (wanted, what) => {
-        const deadline = performance.now() + 120_000;
-        while (!wanted(samples)) {
-          if (performance.now() > deadline) {
-            throw new Error(`load: still waiting for ${what} after 120 s (${samples.length} samples)`);
-          }
-          await sleep(50);
-        }
-      },
-      stop: async () => {
-        isStopping = true;
-        await loops;
-        return samples;
-      },
-    };
-  }
-
   /** At least `count` answers recorded wholly inside `phase`. */
   const inPhase =
     (phase: string, count: number) =>
@@ -528,7 +334,7 @@ describe('the database going away while serving', () => {
       appointmentId,
     );
     await doctorChat.untilJoined(15_000);
-    const load = startLoad(proxied.baseUrl);
+    const load = startLoad(proxied.baseUrl, clinic);
     await load.until(inPhase('before', 8), '8 answers before the cut');
     load.phase.name = 'down';
     await proxy.cut();
@@ -603,7 +409,7 @@ describe('the database going away while serving', () => {
   });
 
   it('PostgreSQL ending the app’s connections (pg_terminate_backend) during load: clean failures, then recovery', async () => {
-    const load = startLoad(proxied.baseUrl);
+    const load = startLoad(proxied.baseUrl, clinic);
     await load.until(inPhase('before', 8), '8 answers before terminating');
     load.phase.name = 'terminating';
     let terminated = 0;
