@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pdfText } from '../apps/server/src/test/pdf-text.js';
 import { ApiSession, ok, readLatestEmail } from './support/api.js';
@@ -7,7 +7,14 @@ import { launchBrowser, type BrowserHandle } from './support/browser.js';
 import { startSmtpCatcher, type SmtpCatcher } from './support/mail.js';
 import { mimeParts } from './support/mime.js';
 import { startServer, type RunningServer } from './support/server.js';
-import { signIn } from './support/sign-in.js';
+import {
+  accountZone,
+  ClockPages,
+  deviceZone,
+  expectAccountClock,
+  timeIn,
+  tokenOf,
+} from './support/one-clock.js';
 import { settle } from './support/settle.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
 
@@ -20,11 +27,7 @@ import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visit
  * and the home page, per role.
  */
 
-const deviceZone = 'Europe/Madrid';
-const accountZone = 'America/Mexico_City';
 const shots = '/tmp/shots/one-clock';
-
-type Lang = 'es' | 'en';
 
 let server: RunningServer;
 let mail: SmtpCatcher;
@@ -42,65 +45,7 @@ let laterId: string;
 let laterStartsAt: string;
 let prescriptionId: string;
 let prescriptionIssuedAt: string;
-const contexts: BrowserContext[] = [];
-
-/** "6:07" / "6:07 AM": an instant's time of day in a zone, as the app writes it. */
-function timeIn(instant: string, timeZone: string, lang: Lang = 'es'): string {
-  return new Intl.DateTimeFormat(lang, { timeZone, hour: 'numeric', minute: '2-digit' }).format(
-    new Date(instant),
-  );
-}
-
-/** The time as a whole token ("6:07" must not match inside "16:07"). */
-function tokenOf(time: string): RegExp {
-  return new RegExp(`(?<![\\d:])${time.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\d])`);
-}
-
-/** The locator's text holds the instant's account wall clock and not the device's. */
-async function expectAccountClock(locator: Locator, instant: string, where: string): Promise<string> {
-  await locator.first().waitFor({ timeout: 20_000 });
-  const text = await locator.first().innerText();
-  // Soft: one run lists every screen that says another time, not only the first.
-  expect.soft(text, `${where}: account time`).toMatch(tokenOf(timeIn(instant, accountZone)));
-  expect.soft(text, `${where}: not the device's time`).not.toMatch(tokenOf(timeIn(instant, deviceZone)));
-  return text;
-}
-
-async function openContext(lang: Lang, width: number, fakeMedia = false): Promise<BrowserContext> {
-  const context = await browser.browser.newContext({
-    locale: lang === 'en' ? 'en-US' : 'es-ES',
-    timezoneId: deviceZone,
-    viewport: { width, height: width < 600 ? 844 : 900 },
-    ...(fakeMedia ? { permissions: ['camera', 'microphone'] } : {}),
-  });
-  await context.addInitScript(
-    ({ language, id }) => {
-      window.localStorage.setItem('telemedicina.language', language);
-      window.sessionStorage.setItem('telemedicina.languageChosen', '1');
-      // The device check is the visit journey's subject, not this one's.
-      window.sessionStorage.setItem(`telemedicina.visit.checked.${id}`, '1');
-    },
-    { language: lang, id: appointmentId },
-  );
-  contexts.push(context);
-  return context;
-}
-
-/** Where each signed-in page's own area starts: `/portal` for the patient, `/admin` for staff. */
-const areas = new WeakMap<Page, string>();
-
-/** The page's address in its person's area (`/appointments/…` → `/portal/appointments/…`). */
-function at(page: Page, path = ''): string {
-  return `${server.baseUrl}${areas.get(page) ?? '/admin'}${path}`;
-}
-
-async function signedIn(email: string, lang: Lang, width: number): Promise<Page> {
-  const page = await (await openContext(lang, width)).newPage();
-  // Patients land in their portal, staff in the admin frame.
-  await signIn(page, server.baseUrl, email);
-  areas.set(page, new URL(page.url()).pathname.startsWith('/portal') ? '/portal' : '/admin');
-  return page;
-}
+let pages: ClockPages;
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
@@ -108,6 +53,7 @@ beforeAll(async () => {
   mail = await startSmtpCatcher();
   server = await startServer({ env: { SMTP_URL: mail.url } });
   browser = await launchBrowser({ fakeMedia: true });
+  pages = new ClockPages(browser, server.baseUrl, () => appointmentId);
   admin = await prepareVisitClinic(server.baseUrl);
   const prepared = await prepareDoctor(server.baseUrl, 'medico1@example.com');
   doctor = prepared.session;
@@ -141,9 +87,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const context of contexts) {
-    await context.close().catch(() => undefined);
-  }
+  await pages?.closeAll();
   await browser?.close();
   await server?.stop();
   await mail?.close();
@@ -151,15 +95,15 @@ afterAll(async () => {
 
 describe('one clock, with the browser in Madrid and the accounts in Mexico City', () => {
   it('shows one appointment at the same wall-clock time on every screen, in the account’s zone', async () => {
-    const patientPage = await signedIn('paciente1@example.com', 'es', 1280);
-    const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
+    const patientPage = await pages.signedIn('paciente1@example.com', 'es', 1280);
+    const doctorPage = await pages.signedIn('medico1@example.com', 'es', 1280);
 
     // The appointment page.
-    await patientPage.goto(at(patientPage, `/appointments/${appointmentId}`));
+    await patientPage.goto(pages.at(patientPage, `/appointments/${appointmentId}`));
     await expectAccountClock(patientPage.getByTestId('appointment-when'), startsAt, 'appointment page');
 
     // Home.
-    await patientPage.goto(at(patientPage));
+    await patientPage.goto(pages.at(patientPage));
     await expectAccountClock(
       // The upcoming list, or the portal's next-visit card.
       patientPage.getByTestId('home-upcoming').or(patientPage.getByTestId('portal-next-visit')),
@@ -189,7 +133,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     expect.soft(email.text).not.toContain('America/Mexico_City');
 
     // The patient's waiting room and the visit header.
-    await patientPage.goto(at(patientPage, `/visits/${appointmentId}`));
+    await patientPage.goto(pages.at(patientPage, `/visits/${appointmentId}`));
     await expectAccountClock(patientPage.getByTestId('visit-lobby'), startsAt, 'patient waiting room');
     await expectAccountClock(patientPage.getByTestId('visit-page'), startsAt, 'visit header');
 
@@ -322,14 +266,14 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     );
 
     // The note: signed at the account's time.
-    const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
+    const doctorPage = await pages.signedIn('medico1@example.com', 'es', 1280);
     await doctorPage.goto(`${server.baseUrl}/admin/appointments/${appointmentId}/note`);
     await expectAccountClock(doctorPage.getByTestId('note-signed-by'), signed.signedAt, 'signed note');
     await settle(doctorPage);
     await doctorPage.screenshot({ path: `${shots}/note-signed-es-1280.png`, fullPage: true });
 
     // The patient's notification that the note is signed names the visit's time.
-    const patientPage = await signedIn('paciente1@example.com', 'es', 1280);
+    const patientPage = await pages.signedIn('paciente1@example.com', 'es', 1280);
     await patientPage.getByTestId('notification-bell').click();
     await expectAccountClock(
       patientPage.locator('[data-testid="notification-item"][data-kind="note.signed"]'),
@@ -421,7 +365,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
 
     // The patient reads that they cancelled it; the doctor reads that the patient did; both at
     // the account's time.
-    const patientPage = await signedIn('paciente1@example.com', 'es', 1280);
+    const patientPage = await pages.signedIn('paciente1@example.com', 'es', 1280);
     await patientPage.getByTestId('notification-bell').click();
     const patientNotice = patientPage.locator(
       '[data-testid="notification-item"][data-kind="appointment.cancelled"]',
@@ -432,7 +376,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
     await patientPage.screenshot({ path: `${shots}/cancelled-patient-es-1280.png` });
     await patientPage.keyboard.press('Escape');
 
-    const doctorPage = await signedIn('medico1@example.com', 'es', 1280);
+    const doctorPage = await pages.signedIn('medico1@example.com', 'es', 1280);
     await doctorPage.getByTestId('notification-bell').click();
     const doctorNotice = doctorPage.locator(
       '[data-testid="notification-item"][data-kind="appointment.cancelled"]',
@@ -452,7 +396,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
 
     // The appointment page says who cancelled, worded for each reader (reception too).
     const cancelledBy = async (page: Page): Promise<string> => {
-      await page.goto(at(page, `/appointments/${laterId}`));
+      await page.goto(pages.at(page, `/appointments/${laterId}`));
       await page.getByTestId('appointment-cancelled-by').waitFor({ timeout: 20_000 });
       return page.getByTestId('appointment-cancelled-by').innerText();
     };
@@ -463,7 +407,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
       fullPage: true,
     });
     expect(await cancelledBy(doctorPage)).toBe('El paciente canceló la cita.');
-    const receptionPage = await signedIn('recepcion@example.com', 'es', 1280);
+    const receptionPage = await pages.signedIn('recepcion@example.com', 'es', 1280);
     expect(await cancelledBy(receptionPage)).toBe('El paciente canceló la cita.');
     await settle(receptionPage);
     await receptionPage.screenshot({
@@ -473,7 +417,7 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
 
     // Home: each person reads what they can do there.
     const homeOf = async (page: Page): Promise<string> => {
-      await page.goto(at(page));
+      await page.goto(pages.at(page));
       const home = page.getByTestId('admin-dashboard').or(page.getByTestId('portal-home'));
       await home.first().waitFor({ timeout: 20_000 });
       return home.first().innerText();
@@ -500,8 +444,8 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
   it('looks right in Spanish and English, on a phone and a desktop (screenshots)', async () => {
     for (const lang of ['es', 'en'] as const) {
       for (const width of [390, 1280]) {
-        const patientPage = await signedIn('paciente1@example.com', lang, width);
-        await patientPage.goto(at(patientPage, `/appointments/${appointmentId}`));
+        const patientPage = await pages.signedIn('paciente1@example.com', lang, width);
+        await patientPage.goto(pages.at(patientPage, `/appointments/${appointmentId}`));
         await patientPage.getByTestId('appointment-when').waitFor();
         await patientPage.getByTestId('time-zone-notice').waitFor();
         expect(await patientPage.getByTestId('appointment-when').innerText()).toMatch(
@@ -509,12 +453,12 @@ describe('one clock, with the browser in Madrid and the accounts in Mexico City'
         );
         await settle(patientPage);
         await patientPage.screenshot({ path: `${shots}/appointment-${lang}-${width}.png`, fullPage: true });
-        await patientPage.goto(at(patientPage, `/visits/${appointmentId}`));
+        await patientPage.goto(pages.at(patientPage, `/visits/${appointmentId}`));
         await patientPage.getByTestId('visit-ended').waitFor({ timeout: 20_000 });
         await settle(patientPage);
         await patientPage.screenshot({ path: `${shots}/visit-ended-${lang}-${width}.png`, fullPage: true });
 
-        const doctorPage = await signedIn('medico1@example.com', lang, width);
+        const doctorPage = await pages.signedIn('medico1@example.com', lang, width);
         await doctorPage.goto(`${server.baseUrl}/admin/waiting-room`);
         await doctorPage.getByTestId('waiting-room-page').waitFor();
         await settle(doctorPage);
