@@ -1,8 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const sharedSource = fileURLToPath(new URL('./packages/shared/src/index.ts', import.meta.url));
-const alias = { '@telemedicina/shared': sharedSource };
+/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+const sharedDirectory = fileURLToPath(new URL('./packages/shared/src/', import.meta.url));
+const alias = [
+  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
+  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
+];
 
 /**
  * One vitest run, five projects. Unit and integration suites run in parallel

@@ -29,7 +29,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { SlotsResponse } from '@telemedicina/shared';
+import type { SlotsResponse } from '@telemedicina/shared/booking';
 import {
   round as roundTo,
   runStatement,

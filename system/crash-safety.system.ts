@@ -15,7 +15,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { ChatMessage, VisitJoinResult } from '@telemedicina/shared';
+import type { ChatMessage, VisitJoinResult } from '@telemedicina/shared/visits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppProcess } from './support/app-process.js';
 import { ChatParticipant } from './support/chat.js';

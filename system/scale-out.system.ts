@@ -8,7 +8,12 @@
  * exactly once.
  */
 import { randomInt } from 'node:crypto';
-import type { ChatMessage, VisitJoinResult, VisitSignalDelivery, WaitingRoom } from '@telemedicina/shared';
+import type {
+  ChatMessage,
+  VisitJoinResult,
+  VisitSignalDelivery,
+  WaitingRoom,
+} from '@telemedicina/shared/visits';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoPassword } from '../e2e/support/demo-accounts.js';
 import { AppProcess } from './support/app-process.js';

@@ -6,7 +6,12 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
 
-const sharedSource = fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url));
+/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+const sharedDirectory = fileURLToPath(new URL('../../packages/shared/src/', import.meta.url));
+const sharedAlias = [
+  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
+  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
+];
 
 /**
  * Writes `boot-hints.json` beside index.html: per boot step, the scripts and styles it loads beyond
@@ -137,7 +142,7 @@ function prerenderPages(): Plugin {
           root,
           logLevel: 'warn',
           plugins: [react()],
-          resolve: { alias: { '@telemedicina/shared': sharedSource } },
+          resolve: { alias: sharedAlias },
           build: {
             ssr: true,
             outDir: temporary,
@@ -221,7 +226,7 @@ function precompress(): Plugin {
 
 export default defineConfig({
   plugins: [react(), bootHints(), prerenderPages(), precompress()],
-  resolve: { alias: { '@telemedicina/shared': sharedSource } },
+  resolve: { alias: sharedAlias },
   build: {
     outDir: 'dist',
     sourcemap: true,

@@ -2,11 +2,16 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
 
-const sharedSource = fileURLToPath(new URL('../../packages/shared/src/index.ts', import.meta.url));
+/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+const sharedDirectory = fileURLToPath(new URL('../../packages/shared/src/', import.meta.url));
+const sharedAlias = [
+  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
+  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
+];
 
 export default defineProject({
   plugins: [react()],
-  resolve: { alias: { '@telemedicina/shared': sharedSource } },
+  resolve: { alias: sharedAlias },
   test: {
     name: 'web',
     root: fileURLToPath(new URL('.', import.meta.url)),

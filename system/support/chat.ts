@@ -1,4 +1,5 @@
-import type { AckResult, ChatMessage, VisitJoinResult } from '@telemedicina/shared';
+import type { AckResult } from '@telemedicina/shared/realtime';
+import type { ChatMessage, VisitJoinResult } from '@telemedicina/shared/visits';
 import { ack, openSocket, sleep, type HttpClient, type VisitSocket } from './clients.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared';
+import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared/realtime';
 import { io, type Socket } from 'socket.io-client';
 import { demoPassword } from '../../e2e/support/demo-accounts.js';
 

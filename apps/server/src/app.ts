@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import { apiBasePath } from '@telemedicina/shared';
+import { apiBasePath } from '@telemedicina/shared/api';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -55,7 +55,7 @@ import { userRoom, type HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
 import { registerVisitEvents } from './realtime/visit-events.js';
 import { createVisitRealtime } from './realtime/visit-rooms.js';
-import { guestSessionCookieName } from '@telemedicina/shared';
+import { guestSessionCookieName } from '@telemedicina/shared/visits';
 import type { VisitDependencies } from './modules/visits/visit-context.js';
 import { resolveGuestSession } from './modules/visits/visit-guests.service.js';
 import { filterLiveGuestIds } from './modules/visits/visits.repository.js';

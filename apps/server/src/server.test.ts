@@ -5,11 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import {
-  healthResponseSchema,
-  type ClientToServerEvents,
-  type ServerToClientEvents,
-} from '@telemedicina/shared';
+import { healthResponseSchema } from '@telemedicina/shared/api';
+import type { ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared/realtime';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockFileName } from './db/data-dir-lock.js';

@@ -3,7 +3,8 @@ import './app/global.css';
 import type { QueryClient } from '@tanstack/react-query';
 import type { i18n as I18n } from 'i18next';
 import { createRoot } from 'react-dom/client';
-import { isLanguage, type Language, type MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
+import { isLanguage, type Language } from '@telemedicina/shared/i18n';
 import {
   detectStartLanguage,
   expectedAccountLanguage,

@@ -1,10 +1,6 @@
-import {
-  emailSchema,
-  personNameSchema,
-  supportedLanguages,
-  isTimeZone,
-  type Language,
-} from '@telemedicina/shared';
+import { emailSchema, personNameSchema } from '@telemedicina/shared/auth';
+import { isTimeZone } from '@telemedicina/shared/common';
+import { supportedLanguages, type Language } from '@telemedicina/shared/i18n';
 import type { DatabaseClient } from '../db/client.js';
 import { seedSystemData } from '../db/seed.js';
 import { isAppError } from '../lib/app-error.js';

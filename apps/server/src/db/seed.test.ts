@@ -1,4 +1,4 @@
-import { systemRoles } from '@telemedicina/shared';
+import { systemRoles } from '@telemedicina/shared/permission-catalogue';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadIdentitySettings } from '../modules/settings/settings.service.js';

@@ -1,4 +1,4 @@
-import { systemRoles, type SystemRoleKey } from '@telemedicina/shared';
+import { systemRoles, type SystemRoleKey } from '@telemedicina/shared/permission-catalogue';
 import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config/config.js';
 import { createPasswordHasher } from '../lib/passwords.js';

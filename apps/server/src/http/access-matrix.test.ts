@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { systemRoles, type Permission, type SystemRoleKey } from '@telemedicina/shared';
+import { systemRoles, type Permission, type SystemRoleKey } from '@telemedicina/shared/permission-catalogue';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, send, signIn, type TestUser } from '../test/factories.js';
 import { createTestContext, type TestContext } from '../test/test-context.js';

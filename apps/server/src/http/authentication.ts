@@ -1,4 +1,4 @@
-import { isPermission, type Permission } from '@telemedicina/shared';
+import { isPermission, type Permission } from '@telemedicina/shared/permission-catalogue';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { appError } from '../lib/app-error.js';

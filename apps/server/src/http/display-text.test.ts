@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock } from '../test/booking-fixtures.js';

@@ -1,4 +1,4 @@
-import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina/shared';
+import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina/shared/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { App } from '../app.js';

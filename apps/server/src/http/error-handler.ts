@@ -1,5 +1,6 @@
-import type { ErrorCode, ErrorResponse, ValidationIssue, ValidationLocation } from '@telemedicina/shared';
-import { validationLocations } from '@telemedicina/shared';
+import type { ErrorResponse, ValidationIssue, ValidationLocation } from '@telemedicina/shared/api';
+import type { ErrorCode } from '@telemedicina/shared/errors';
+import { validationLocations } from '@telemedicina/shared/api';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../lib/app-error.js';
 import { isDatabaseUnavailable, isInvalidInputValue } from '../lib/database-errors.js';

@@ -1,4 +1,4 @@
-import { errorResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429;
 

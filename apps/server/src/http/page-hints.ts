@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import { isLanguage, pickLanguage, type Language } from '@telemedicina/shared';
+import { isLanguage, pickLanguage, type Language } from '@telemedicina/shared/i18n';
 
 /** One step of the web app's boot: the scripts and styles it loads beyond the entry's. */
 export interface BootStep {

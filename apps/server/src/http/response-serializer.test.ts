@@ -2,8 +2,8 @@ import {
   clientConfigResponseSchema,
   errorResponseSchema,
   healthResponseSchema,
-  meResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/api';
+import { meResponseSchema } from '@telemedicina/shared/auth';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import { isWebRoute, realtimePath, startPageCookieName } from '@telemedicina/shared';
+import { startPageCookieName } from '@telemedicina/shared/api';
+import { realtimePath } from '@telemedicina/shared/realtime';
+import { isWebRoute } from '@telemedicina/shared/web-routes';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { readCookie, sessionCookieName } from './cookies.js';

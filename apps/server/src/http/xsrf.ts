@@ -1,5 +1,5 @@
 import { randomFillSync, timingSafeEqual } from 'node:crypto';
-import { xsrfCookieName } from '@telemedicina/shared';
+import { xsrfCookieName } from '@telemedicina/shared/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { appError } from '../lib/app-error.js';

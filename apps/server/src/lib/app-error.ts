@@ -1,5 +1,6 @@
-import type { ErrorCode, ValidationIssue } from '@telemedicina/shared';
-import { errorStatus } from '@telemedicina/shared';
+import type { ValidationIssue } from '@telemedicina/shared/api';
+import type { ErrorCode } from '@telemedicina/shared/errors';
+import { errorStatus } from '@telemedicina/shared/errors';
 
 /**
  * An expected failure with a stable code and the HTTP status it answers with.

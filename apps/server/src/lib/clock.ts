@@ -1,4 +1,5 @@
-import { timeZoneName, type Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import { timeZoneName } from '@telemedicina/shared/time-zone-names';
 
 /**
  * The one place the server turns an instant into text a person reads — emails, PDFs, the record

@@ -1,4 +1,4 @@
-import type { UploadFileKind } from '@telemedicina/shared';
+import type { UploadFileKind } from '@telemedicina/shared/clinic-settings';
 import { sanitizeFileName, uploadKindExtensions } from './document-sniff.js';
 
 /** Endings a label may keep for each kind (anything else is replaced by the kind's own). */

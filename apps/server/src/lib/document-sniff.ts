@@ -1,4 +1,4 @@
-import { uploadFileKindMimeTypes, type UploadFileKind } from '@telemedicina/shared';
+import { uploadFileKindMimeTypes, type UploadFileKind } from '@telemedicina/shared/clinic-settings';
 import { sniffImage } from './image-sniff.js';
 
 /** File extensions the stored copies get, by kind. */

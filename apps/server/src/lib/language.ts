@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 
 /** A stored language preference as the type the templates take (anything but English reads Spanish). */
 export function languageOf(user: { language: string }): Language {

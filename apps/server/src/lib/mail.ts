@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import type { Database } from '../db/client.js';
 
 /** A message to send; the email module's mailer (modules/email/mailer.ts) implements the sending. */

@@ -1,4 +1,4 @@
-import { checkPassword } from '@telemedicina/shared';
+import { checkPassword } from '@telemedicina/shared/password-policy';
 import { appError } from './app-error.js';
 
 /**

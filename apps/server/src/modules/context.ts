@@ -1,4 +1,6 @@
-import type { AuditAction, AuditTargetType, Notification, Permission } from '@telemedicina/shared';
+import type { AuditAction, AuditTargetType } from '@telemedicina/shared/audit-actions';
+import type { Notification } from '@telemedicina/shared/notifications';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
 import type { Config } from '../config/config.js';
 import type { DatabaseClient } from '../db/client.js';
 import { appError } from '../lib/app-error.js';

@@ -1,4 +1,5 @@
-import { systemRoles, type GuestInvite, type Permission, type SystemRoleKey } from '@telemedicina/shared';
+import { systemRoles, type Permission, type SystemRoleKey } from '@telemedicina/shared/permission-catalogue';
+import type { GuestInvite } from '@telemedicina/shared/visits';
 import { count, inArray } from 'drizzle-orm';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

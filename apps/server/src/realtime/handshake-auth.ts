@@ -1,4 +1,5 @@
-import type { ErrorCode, Permission } from '@telemedicina/shared';
+import type { ErrorCode } from '@telemedicina/shared/errors';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
 import { isDatabaseUnavailable } from '../lib/database-errors.js';
 import type { TypedSocket } from './types.js';
 

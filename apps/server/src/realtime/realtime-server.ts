@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { realtimePath } from '@telemedicina/shared';
+import { realtimePath } from '@telemedicina/shared/realtime';
 import { createAdapter } from '@socket.io/redis-adapter';
 import { Server as EngineServer } from 'engine.io';
 import type { FastifyBaseLogger } from 'fastify';

@@ -1,4 +1,9 @@
-import type { AckResult, ClientToServerEvents, ServerToClientEvents, SystemPong } from '@telemedicina/shared';
+import type {
+  AckResult,
+  ClientToServerEvents,
+  ServerToClientEvents,
+  SystemPong,
+} from '@telemedicina/shared/realtime';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecretToken } from '../lib/tokens.js';

@@ -1,4 +1,4 @@
-import { systemPingSchema, type AckResult, type SystemPong } from '@telemedicina/shared';
+import { systemPingSchema, type AckResult, type SystemPong } from '@telemedicina/shared/realtime';
 import { z } from 'zod';
 import type { TypedSocket } from './types.js';
 

@@ -1,9 +1,6 @@
-import type {
-  ClientToServerEvents,
-  Permission,
-  ServerToClientEvents,
-  VisitParticipant,
-} from '@telemedicina/shared';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
+import type { ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared/realtime';
+import type { VisitParticipant } from '@telemedicina/shared/visits';
 import type { Server, Socket } from 'socket.io';
 
 /** Events between server instances (Redis/PostgreSQL adapter); none yet. */

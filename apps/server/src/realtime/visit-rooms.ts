@@ -1,4 +1,5 @@
-import type { ServerToClientEvents, VisitParticipant } from '@telemedicina/shared';
+import type { ServerToClientEvents } from '@telemedicina/shared/realtime';
+import type { VisitParticipant } from '@telemedicina/shared/visits';
 import type { TypedServer } from './types.js';
 
 /**

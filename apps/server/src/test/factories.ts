@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { meResponseSchema, type MeResponse } from '@telemedicina/shared';
+import { meResponseSchema, type MeResponse } from '@telemedicina/shared/auth';
 import { asc, desc, eq } from 'drizzle-orm';
 import type { App } from '../app.js';
 import { appointments, auditEvents, emailOutbox } from '../db/schema.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
-import { tuFormsIn } from '@telemedicina/shared';
+import { tuFormsIn } from '@telemedicina/shared/spanish-usted';
 import { describe, expect, it } from 'vitest';
 import { sourceFiles } from './source-files.js';
 import { formatInstantWithZone } from '../lib/clock.js';

@@ -1,4 +1,4 @@
-import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared';
+import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared/realtime';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { App } from '../app.js';
 import { createDoctor, type TestDoctor } from './booking-fixtures.js';

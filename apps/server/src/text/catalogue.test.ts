@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { supportedLanguages, tuFormsIn } from '@telemedicina/shared';
+import { supportedLanguages } from '@telemedicina/shared/i18n';
+import { tuFormsIn } from '@telemedicina/shared/spanish-usted';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { sourceFiles } from '../test/source-files.js';

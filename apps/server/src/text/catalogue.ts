@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { en } from './en.js';
 import { es } from './es.js';
 

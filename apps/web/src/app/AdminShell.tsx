@@ -1,4 +1,4 @@
-import { isPortalUser, portalPathFor } from '@telemedicina/shared';
+import { isPortalUser, portalPathFor } from '@telemedicina/shared/portal';
 import { Navigate, useLocation } from 'react-router';
 import { AdminLayout } from '../features/admin';
 import { NotificationBell } from '../features/notifications';

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { hasAnyPermission } from '@telemedicina/shared';
+import { hasAnyPermission } from '@telemedicina/shared/permission-check';
 import { useMe } from '../lib/session';
 import { rememberStartPage } from '../lib/start-page';
 import { usePermissions } from '../lib/ui-state';

@@ -1,4 +1,4 @@
-import { isPortalUser, portalHomePath } from '@telemedicina/shared';
+import { isPortalUser, portalHomePath } from '@telemedicina/shared/portal';
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router';
 import { DelayedLoader } from '../components/delayed-loader/DelayedLoader';

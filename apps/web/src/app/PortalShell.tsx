@@ -1,4 +1,4 @@
-import { adminPathFor, isPortalUser } from '@telemedicina/shared';
+import { adminPathFor, isPortalUser } from '@telemedicina/shared/portal';
 import { Navigate, useLocation } from 'react-router';
 import { IdleSessionWatcher } from '../features/admin/components/IdleSessionWatcher';
 import { NotificationBell } from '../features/notifications';

@@ -100,7 +100,13 @@ function bootGraph(): Set<string> {
     }
     seen.add(file);
     for (const { names, specifier } of staticImports(readFileSync(file, 'utf8'))) {
-      if (specifier === '@telemedicina/shared') {
+      const area = /^@telemedicina\/shared\/([\w-]+)$/u.exec(specifier)?.[1];
+      if (area !== undefined) {
+        // A subpath import loads its area's module when it takes any value from it.
+        if (names.length > 0) {
+          stack.push(path.join(sharedSource, `${area}.ts`));
+        }
+      } else if (specifier === '@telemedicina/shared') {
         for (const name of names) {
           const owner = owners.get(name);
           if (!owner) {

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { sessionState } from '../lib/session-state';

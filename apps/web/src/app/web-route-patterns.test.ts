@@ -1,4 +1,4 @@
-import { isWebRoute, webRoutePatterns } from '@telemedicina/shared';
+import { isWebRoute, webRoutePatterns } from '@telemedicina/shared/web-routes';
 import { matchRoutes, type RouteObject } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { routes } from './routes';

@@ -1,4 +1,4 @@
-import { errorCodes, type ErrorCode } from '@telemedicina/shared';
+import { errorCodes, type ErrorCode } from '@telemedicina/shared/errors';
 import { appConfig } from './config';
 import { translate } from './i18n';
 import { sessionState } from './session-state';

@@ -1,4 +1,4 @@
-import type { AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 
 /**
  * One colour per appointment status, the same everywhere (badges, the dashboard's stacked bars,

@@ -1,4 +1,5 @@
-import { isLanguage, timeZoneName as zoneNameIn, type Language } from '@telemedicina/shared';
+import { isLanguage, type Language } from '@telemedicina/shared/i18n';
+import { timeZoneName as zoneNameIn } from '@telemedicina/shared/time-zone-names';
 import { dateTimeFormat } from './intl-cache';
 
 /**

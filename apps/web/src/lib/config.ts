@@ -1,4 +1,4 @@
-import { apiBasePath } from '@telemedicina/shared';
+import { apiBasePath } from '@telemedicina/shared/api';
 
 /**
  * Build-time configuration. `VITE_API_BASE_URL` points the client at another API origin; by

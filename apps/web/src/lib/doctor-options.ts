@@ -1,4 +1,4 @@
-import { doctorDirectoryPageSchema } from '@telemedicina/shared';
+import { doctorDirectoryPageSchema } from '@telemedicina/shared/doctors';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
 import { parseAnswer } from './parse-answer';

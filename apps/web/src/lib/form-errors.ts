@@ -1,4 +1,4 @@
-import type { PasswordProblem } from '@telemedicina/shared';
+import type { PasswordProblem } from '@telemedicina/shared/password-policy';
 import type { ParseKeys } from 'i18next';
 import { useCallback } from 'react';
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';

@@ -1,4 +1,4 @@
-import { isLanguage, pickLanguage, supportedLanguages, type Language } from '@telemedicina/shared';
+import { isLanguage, pickLanguage, supportedLanguages, type Language } from '@telemedicina/shared/i18n';
 import i18next, { type BackendModule, type i18n as I18n, type ParseKeys, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { uiState } from './ui-state';

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import { api, ApiError } from './api-client';
 
 // Apart from `session.ts` (query cache, router): the boot entry asks for the session with these

@@ -1,4 +1,4 @@
-import { isLanguage, type Language } from '@telemedicina/shared';
+import { isLanguage, type Language } from '@telemedicina/shared/i18n';
 import i18next, { type i18n as I18n, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 

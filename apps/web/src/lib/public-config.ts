@@ -1,4 +1,4 @@
-import { publicClinicSettingsSchema, type PublicClinicSettings } from '@telemedicina/shared';
+import { publicClinicSettingsSchema, type PublicClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { requestClientConfig } from './config-request';
 import { queryKeys } from './query-keys';

@@ -1,10 +1,5 @@
-import {
-  adminPathFor,
-  isPortalUser,
-  portalHomePath,
-  portalPathFor,
-  type MeResponse,
-} from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
+import { adminPathFor, isPortalUser, portalHomePath, portalPathFor } from '@telemedicina/shared/portal';
 
 /** Where a signed-in person lands when there is no (acceptable) return path. */
 export const defaultSignedInPath = '/admin';

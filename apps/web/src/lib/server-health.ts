@@ -1,4 +1,4 @@
-import type { HealthResponse } from '@telemedicina/shared';
+import type { HealthResponse } from '@telemedicina/shared/api';
 import { api } from './api-client';
 
 // Apart from `server-status.ts` (query cache): the signed-out start page shows the status before

@@ -1,4 +1,4 @@
-import { startPageCookieName } from '@telemedicina/shared';
+import { startPageCookieName } from '@telemedicina/shared/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rememberStartPage } from './start-page';
 import { readCookie } from './xsrf';

@@ -1,4 +1,4 @@
-import { startPageCookieName, type StartPage } from '@telemedicina/shared';
+import { startPageCookieName, type StartPage } from '@telemedicina/shared/api';
 import { readCookie } from './xsrf';
 
 /**

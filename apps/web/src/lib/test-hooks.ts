@@ -1,7 +1,7 @@
 import { api, type RequestOptions } from './api-client';
 import { chooseLanguage } from './i18n';
 import { uiState, type Alert } from './ui-state';
-import { isLanguage } from '@telemedicina/shared';
+import { isLanguage } from '@telemedicina/shared/i18n';
 
 /** localStorage key that turns the browser-test hooks on for this browser profile. */
 export const testHooksStorageKey = 'telemedicina.testHooks';

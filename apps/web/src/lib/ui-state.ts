@@ -1,4 +1,5 @@
-import { defaultLanguage, hasAnyPermission, type Language } from '@telemedicina/shared';
+import { defaultLanguage, type Language } from '@telemedicina/shared/i18n';
+import { hasAnyPermission } from '@telemedicina/shared/permission-check';
 import { create } from 'zustand';
 
 /** An alert for the global message dialog. `content` is HTML; it is sanitized before display. */

@@ -2,7 +2,7 @@ import {
   uploadFileKindMimeTypes,
   type PublicClinicSettings,
   type UploadFileKind,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/clinic-settings';
 import { useMemo } from 'react';
 import type { UploadLimits } from '../components/uploader/upload-limits';
 import { usePublicConfig } from './public-config';

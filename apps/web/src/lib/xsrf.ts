@@ -1,4 +1,4 @@
-import { xsrfCookieName, xsrfHeaderName } from '@telemedicina/shared';
+import { xsrfCookieName, xsrfHeaderName } from '@telemedicina/shared/api';
 
 /** Reads one cookie by name from `document.cookie` (or the given cookie string). */
 export function readCookie(name: string, cookieString: string = document.cookie): string | null {

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import type { ServerResponse } from 'node:http';
 import { sendJson, startTestServer, type RecordedRequest } from './http-server';
 

@@ -1,12 +1,12 @@
+import { auditOutcomeSchema } from '@telemedicina/shared/admin';
 import {
   auditActionLabelKey,
   auditActions,
-  auditOutcomeSchema,
   auditTargetTypes,
-  emailTemplates,
-  outboxStatusSchema,
   recordAccessActions,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/audit-actions';
+import { outboxStatusSchema } from '@telemedicina/shared/auth';
+import { emailTemplates } from '@telemedicina/shared/email-templates';
 import { describe, expect, it } from 'vitest';
 import en from '../../public/assets/i18n/en.json';
 import es from '../../public/assets/i18n/es.json';

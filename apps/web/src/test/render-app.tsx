@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { routes } from '../app/routes';
 import { renderWithProviders } from './render';

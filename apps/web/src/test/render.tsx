@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderOptions } from '@testing-library/react';
 import i18next, { type i18n as I18n } from 'i18next';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tuFormsIn } from '@telemedicina/shared';
+import { tuFormsIn } from '@telemedicina/shared/spanish-usted';
 import es from '../../public/assets/i18n/es.json';
 
 // Spanish addresses the reader as usted, as a clinic speaks to its patients; the finder and its own test are in the shared

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { errorCodes, type PasswordProblem } from '@telemedicina/shared';
+import { errorCodes } from '@telemedicina/shared/errors';
+import type { PasswordProblem } from '@telemedicina/shared/password-policy';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import en from '../../public/assets/i18n/en.json';

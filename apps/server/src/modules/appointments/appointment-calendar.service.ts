@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { t } from '../../text/catalogue.js';
 import { getAppointment } from './appointments.service.js';
 import { type ServiceContext, requireActor } from '../context.js';

@@ -1,4 +1,6 @@
-import { webPathForReader, type Language, type NotificationKind } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import type { NotificationKind } from '@telemedicina/shared/notifications';
+import { webPathForReader } from '@telemedicina/shared/portal';
 import type { Database } from '../../db/client.js';
 import { formatInstantWithZone } from '../../lib/clock.js';
 import { buildIcs } from '../../lib/ics.js';

@@ -1,4 +1,4 @@
-import { appointmentSchema, type Appointment } from '@telemedicina/shared';
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { errorResponseSchema, slotTakenDetailsSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { slotTakenDetailsSchema } from '@telemedicina/shared/booking';
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appointments } from '../../db/schema.js';

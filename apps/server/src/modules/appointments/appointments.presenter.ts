@@ -1,4 +1,4 @@
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { canReadVisitReason, type AppointmentReader } from './appointments.policy.js';
 import type { AppointmentWithPeople } from './appointments.repository.js';
 

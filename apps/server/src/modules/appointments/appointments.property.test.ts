@@ -1,4 +1,4 @@
-import { errorResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

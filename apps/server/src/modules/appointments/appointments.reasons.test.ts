@@ -1,10 +1,6 @@
-import {
-  appointmentPageSchema,
-  appointmentSchema,
-  clinicSettingsSchema,
-  type Appointment,
-  type Chart,
-} from '@telemedicina/shared';
+import { appointmentPageSchema, appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import { clinicSettingsSchema } from '@telemedicina/shared/clinic-settings';
+import type { Chart } from '@telemedicina/shared/records';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appointments } from '../../db/schema.js';

@@ -1,4 +1,5 @@
-import type { AppointmentListQuery, AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentListQuery } from '@telemedicina/shared/booking';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import {
   aliasedTable,
   and,

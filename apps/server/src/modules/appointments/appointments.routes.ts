@@ -1,12 +1,11 @@
+import { appointmentPageSchema, appointmentSchema } from '@telemedicina/shared/appointment';
 import {
   appointmentListQuerySchema,
-  appointmentPageSchema,
-  appointmentSchema,
   bookAppointmentRequestSchema,
   cancelAppointmentRequestSchema,
   changeAppointmentStatusRequestSchema,
   rescheduleAppointmentRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,13 +1,13 @@
 import {
   canTransitionAppointment,
   type AppointmentListQuery,
-  type AppointmentStatus,
   type BookAppointmentRequest,
   type CancelAppointmentRequest,
   type ChangeAppointmentStatusRequest,
   type RescheduleAppointmentRequest,
   type SlotTakenDetails,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import type { Database } from '../../db/client.js';
 import type { AppError } from '../../lib/app-error.js';
 import { appError, invalidField } from '../../lib/app-error.js';

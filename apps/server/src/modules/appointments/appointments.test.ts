@@ -1,10 +1,6 @@
-import {
-  appointmentPageSchema,
-  appointmentSchema,
-  errorResponseSchema,
-  slotTakenDetailsSchema,
-  type Appointment,
-} from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { appointmentPageSchema, appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import { slotTakenDetailsSchema } from '@telemedicina/shared/booking';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { doctorProfiles } from '../../db/schema.js';

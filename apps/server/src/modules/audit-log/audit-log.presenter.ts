@@ -1,4 +1,4 @@
-import type { AuditEvent } from '@telemedicina/shared';
+import type { AuditEvent } from '@telemedicina/shared/admin';
 import type { AuditEventListRow } from '../audit/audit.repository.js';
 
 /** An audit event with its actor, as the viewer shows it. */

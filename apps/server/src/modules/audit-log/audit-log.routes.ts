@@ -1,5 +1,9 @@
 import { Readable } from 'node:stream';
-import { auditEventPageSchema, auditFacetsResponseSchema, auditListQuerySchema } from '@telemedicina/shared';
+import {
+  auditEventPageSchema,
+  auditFacetsResponseSchema,
+  auditListQuerySchema,
+} from '@telemedicina/shared/admin';
 import type { FastifyReply } from 'fastify';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,5 @@
-import type { AuditFacetsResponse, AuditListQuery, Language } from '@telemedicina/shared';
+import type { AuditFacetsResponse, AuditListQuery } from '@telemedicina/shared/admin';
+import type { Language } from '@telemedicina/shared/i18n';
 import { assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 import type { ServiceContext } from '../context.js';

@@ -1,9 +1,9 @@
 import {
   auditEventPageSchema,
   auditFacetsResponseSchema,
-  errorResponseSchema,
   type AuditEventPage,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/admin';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contextFor } from '../../http/service-context.js';
@@ -21,7 +21,7 @@ import { invalidateClinicSettingsCache } from '../settings/clinic-settings-cache
 import { settingKeys } from '../settings/settings.service.js';
 import { csvCell } from '../../lib/csv.js';
 import { exportAuditLog } from './audit-log.service.js';
-import type { AuditTargetType } from '@telemedicina/shared';
+import type { AuditTargetType } from '@telemedicina/shared/audit-actions';
 import { recordAuditEvent, type AuditAction } from '../audit/audit.service.js';
 
 let context: TestContext;

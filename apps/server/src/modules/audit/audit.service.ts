@@ -3,7 +3,7 @@ import type { AuditEventInput, RequestMeta } from '../context.js';
 import { insertAuditEvent } from './audit.repository.js';
 
 /** Every action the audit trail records: the shared list (the web has a label for each). */
-export { auditActions, type AuditAction } from '@telemedicina/shared';
+export { auditActions, type AuditAction } from '@telemedicina/shared/audit-actions';
 
 /**
  * Writes an audit event: who (actor), what (action, target), when, from where

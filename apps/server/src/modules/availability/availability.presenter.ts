@@ -1,4 +1,4 @@
-import type { AvailabilityException, AvailabilityRule, Slot } from '@telemedicina/shared';
+import type { AvailabilityException, AvailabilityRule, Slot } from '@telemedicina/shared/booking';
 import type { AvailabilityExceptionRow, AvailabilityRuleRow } from './availability.repository.js';
 import { formatLocalDateTime } from './slots.js';
 import type { FreeSlot } from './availability.service.js';

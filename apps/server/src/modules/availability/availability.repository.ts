@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, lt, ne } from 'drizzle-orm';
-import { liveAppointmentStatuses } from '@telemedicina/shared';
+import { liveAppointmentStatuses } from '@telemedicina/shared/booking';
 import type { Database } from '../../db/client.js';
 import {
   appointments,

@@ -7,7 +7,7 @@ import {
   replaceAvailabilityRulesRequestSchema,
   slotsQuerySchema,
   slotsResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+import type { ValidationIssue } from '@telemedicina/shared/api';
 import {
   maxSlotWindowDays,
   minutesOfWallTime,
@@ -5,8 +6,7 @@ import {
   type CreateAvailabilityExceptionRequest,
   type ReplaceAvailabilityRulesRequest,
   type SlotsQuery,
-  type ValidationIssue,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import type { Database } from '../../db/client.js';
 import { appError, validationError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';

@@ -1,10 +1,10 @@
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import {
   availabilityExceptionListSchema,
   availabilityExceptionSchema,
   availabilityRulesResponseSchema,
-  errorResponseSchema,
   slotsResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';

@@ -1,4 +1,5 @@
-import { realtimePath, type ClientConfigResponse } from '@telemedicina/shared';
+import type { ClientConfigResponse } from '@telemedicina/shared/api';
+import { realtimePath } from '@telemedicina/shared/realtime';
 import { presentPublicClinicSettings } from '../settings/settings.presenter.js';
 import type { ClientConfig } from './client-config.service.js';
 

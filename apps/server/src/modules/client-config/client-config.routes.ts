@@ -1,4 +1,4 @@
-import { clientConfigResponseSchema } from '@telemedicina/shared';
+import { clientConfigResponseSchema } from '@telemedicina/shared/api';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { presentClientConfig } from './client-config.presenter.js';
 import { getClientConfig, type ClientConfigContext } from './client-config.service.js';

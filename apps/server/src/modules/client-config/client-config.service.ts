@@ -1,9 +1,5 @@
-import {
-  defaultLanguage,
-  supportedLanguages,
-  type ClinicSettings,
-  type Language,
-} from '@telemedicina/shared';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
+import { defaultLanguage, supportedLanguages, type Language } from '@telemedicina/shared/i18n';
 import type { AppServices } from '../context.js';
 import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';
 

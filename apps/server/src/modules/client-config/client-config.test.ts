@@ -1,4 +1,4 @@
-import { clientConfigResponseSchema } from '@telemedicina/shared';
+import { clientConfigResponseSchema } from '@telemedicina/shared/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serverVersion } from '../../paths.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';

@@ -1,4 +1,5 @@
-import { appointmentStatuses, type DashboardResponse } from '@telemedicina/shared';
+import type { DashboardResponse } from '@telemedicina/shared/admin';
+import { appointmentStatuses } from '@telemedicina/shared/common';
 import { sumAppointments, type DashboardData } from './dashboard.service.js';
 
 export function presentDashboard(data: DashboardData): DashboardResponse {

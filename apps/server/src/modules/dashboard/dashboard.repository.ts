@@ -1,4 +1,4 @@
-import { appointmentStatuses, type AppointmentStatus } from '@telemedicina/shared';
+import { appointmentStatuses, type AppointmentStatus } from '@telemedicina/shared/common';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 

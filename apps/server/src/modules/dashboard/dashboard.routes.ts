@@ -1,4 +1,5 @@
-import { dashboardQuerySchema, dashboardResponseSchema, errorResponseSchema } from '@telemedicina/shared';
+import { dashboardQuerySchema, dashboardResponseSchema } from '@telemedicina/shared/admin';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';

@@ -1,4 +1,5 @@
-import { appointmentStatuses, type DashboardQuery } from '@telemedicina/shared';
+import type { DashboardQuery } from '@telemedicina/shared/admin';
+import { appointmentStatuses } from '@telemedicina/shared/common';
 import type { ServiceContext } from '../context.js';
 import { addDays, assertDateRange, calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';

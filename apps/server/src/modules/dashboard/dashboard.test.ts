@@ -1,4 +1,5 @@
-import { dashboardResponseSchema, errorResponseSchema, type DashboardResponse } from '@telemedicina/shared';
+import { dashboardResponseSchema, type DashboardResponse } from '@telemedicina/shared/admin';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAppointment,

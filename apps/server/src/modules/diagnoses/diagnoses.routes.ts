@@ -1,4 +1,8 @@
-import { diagnosisListSchema, diagnosisSchema, diagnosisSearchQuerySchema } from '@telemedicina/shared';
+import {
+  diagnosisListSchema,
+  diagnosisSchema,
+  diagnosisSearchQuerySchema,
+} from '@telemedicina/shared/prescriptions';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Diagnosis, DiagnosisList, DiagnosisSearchQuery } from '@telemedicina/shared';
+import type { Diagnosis, DiagnosisList, DiagnosisSearchQuery } from '@telemedicina/shared/prescriptions';
 import type { Database } from '../../db/client.js';
 import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';

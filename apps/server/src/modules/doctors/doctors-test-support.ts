@@ -1,10 +1,6 @@
 /** The doctors tests' shared world: a test server, an admin per test, and helpers that make specialties and doctors. */
-import {
-  doctorDirectoryPageSchema,
-  errorResponseSchema,
-  validationErrorDetailsSchema,
-  type DoctorDirectoryItem,
-} from '@telemedicina/shared';
+import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina/shared/api';
+import { doctorDirectoryPageSchema, type DoctorDirectoryItem } from '@telemedicina/shared/doctors';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { doctorProfiles, doctorSpecialties, specialties } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient, type TestUser } from '../../test/factories.js';

@@ -1,4 +1,4 @@
-import type { DoctorDirectoryItem, DoctorProfile, DoctorSpecialty } from '@telemedicina/shared';
+import type { DoctorDirectoryItem, DoctorProfile, DoctorSpecialty } from '@telemedicina/shared/doctors';
 import { photoUrlOf } from '../identity/users.presenter.js';
 import type { DoctorSpecialtyRow } from './doctors.repository.js';
 import type { DirectoryEntry, DoctorWithSpecialties } from './doctors.service.js';

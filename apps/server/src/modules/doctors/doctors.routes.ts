@@ -4,7 +4,7 @@ import {
   doctorProfileSchema,
   replaceDoctorSpecialtiesRequestSchema,
   updateDoctorProfileRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/doctors';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

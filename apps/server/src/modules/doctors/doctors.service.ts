@@ -1,10 +1,10 @@
+import type { ValidationIssue } from '@telemedicina/shared/api';
 import {
   directorySlotCount,
   directorySlotDays,
   type DoctorDirectoryQuery,
   type UpdateDoctorProfileRequest,
-  type ValidationIssue,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/doctors';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';

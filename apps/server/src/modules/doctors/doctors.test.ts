@@ -1,4 +1,8 @@
-import { doctorDirectoryPageSchema, doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared';
+import {
+  doctorDirectoryPageSchema,
+  doctorProfileSchema,
+  type DoctorProfile,
+} from '@telemedicina/shared/doctors';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { doctorSpecialties, users } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-import { emailTemplates, type EmailTemplateName } from '@telemedicina/shared';
+import { emailTemplates, type EmailTemplateName } from '@telemedicina/shared/email-templates';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { EmailTemplate } from './templates.js';
 

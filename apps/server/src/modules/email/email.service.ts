@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import type { ServiceContext } from '../context.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { countRecentMessages } from './email.repository.js';

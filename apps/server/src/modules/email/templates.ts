@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { formatInstantWithZone } from '../../lib/clock.js';
 import { t } from '../../text/catalogue.js';
 

@@ -1,5 +1,5 @@
-import type { Language } from '@telemedicina/shared';
-import { recordExportFormat, recordExportVersion } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import { recordExportFormat, recordExportVersion } from '@telemedicina/shared/export';
 import { t } from '../../text/catalogue.js';
 
 export interface ReadmeFacts {

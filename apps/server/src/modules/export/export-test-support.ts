@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import { recordExportSchema, type RecordExport } from '@telemedicina/shared';
+import { recordExportSchema, type RecordExport } from '@telemedicina/shared/export';
 import { eq, sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';

@@ -4,7 +4,7 @@ import type {
   ExportedPrescription,
   ExportedVisitNote,
   ExportedVitals,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/export';
 import type { PrescriptionRecord } from '../prescriptions/prescriptions.repository.js';
 import type {
   ExportAppointmentRow,

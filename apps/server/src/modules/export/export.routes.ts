@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { adminRecordExportRequestSchema } from '@telemedicina/shared';
+import { adminRecordExportRequestSchema } from '@telemedicina/shared/export';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

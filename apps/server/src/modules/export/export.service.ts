@@ -8,9 +8,9 @@ import {
   type AdminRecordExportRequest,
   type ExportedDocument,
   type ExportedPrescription,
-  type Language,
   type RecordExport,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/export';
+import type { Language } from '@telemedicina/shared/i18n';
 import { appError } from '../../lib/app-error.js';
 import { writeZip, zipMaxBytes, type ZipEntry } from '../../lib/zip.js';
 import { t } from '../../text/catalogue.js';

@@ -1,4 +1,4 @@
-import { type RecordExport } from '@telemedicina/shared';
+import type { RecordExport } from '@telemedicina/shared/export';
 import { and, eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';

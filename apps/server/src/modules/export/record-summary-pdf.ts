@@ -1,9 +1,7 @@
-import {
-  appointmentStatuses,
-  documentCategories,
-  type Language,
-  type RecordExport,
-} from '@telemedicina/shared';
+import { appointmentStatuses } from '@telemedicina/shared/common';
+import { documentCategories } from '@telemedicina/shared/documents';
+import type { RecordExport } from '@telemedicina/shared/export';
+import type { Language } from '@telemedicina/shared/i18n';
 import { formatCalendarDate, formatInstant, formatInstantWithZone, formatZoneName } from '../../lib/clock.js';
 import {
   createPdfDocument,

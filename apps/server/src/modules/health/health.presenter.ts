@@ -1,4 +1,4 @@
-import type { HealthResponse } from '@telemedicina/shared';
+import type { HealthResponse } from '@telemedicina/shared/api';
 import type { DatabaseCheck } from './health.repository.js';
 import type { HealthReport } from './health.service.js';
 

@@ -1,4 +1,4 @@
-import { errorResponseSchema, healthResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema, healthResponseSchema } from '@telemedicina/shared/api';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import type { DatabaseClient } from '../../db/client.js';
 import { compiledResponseSerializerCompiler } from '../../http/response-serializer.js';

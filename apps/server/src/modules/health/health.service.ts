@@ -1,4 +1,4 @@
-import type { DatabaseKind } from '@telemedicina/shared';
+import type { DatabaseKind } from '@telemedicina/shared/api';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import type { DatabaseCheck } from './health.repository.js';

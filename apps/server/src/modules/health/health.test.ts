@@ -1,4 +1,4 @@
-import { errorResponseSchema, healthResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema, healthResponseSchema } from '@telemedicina/shared/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import type { DatabaseClient } from '../../db/client.js';

@@ -1,7 +1,7 @@
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import {
   acceptInvitationRequestSchema,
   acceptedResponseSchema,
-  errorResponseSchema,
   forgotPasswordRequestSchema,
   invitationInfoSchema,
   loginRequestSchema,
@@ -12,7 +12,7 @@ import {
   resetPasswordRequestSchema,
   verifyEmailRequestSchema,
   verifyEmailResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,5 +1,6 @@
 /** Helpers shared by the identity module's tests. */
-import { errorResponseSchema, type RegisterRequest } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import type { RegisterRequest } from '@telemedicina/shared/auth';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema.js';
 import { testPassword } from '../../test/factories.js';

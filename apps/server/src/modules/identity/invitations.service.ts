@@ -1,5 +1,5 @@
 /** Invitations: reading one for the acceptance page and accepting it (a new or a completed account). */
-import type { AcceptInvitationRequest, InvitationInfo } from '@telemedicina/shared';
+import type { AcceptInvitationRequest, InvitationInfo } from '@telemedicina/shared/auth';
 import { z } from 'zod';
 import { appError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';

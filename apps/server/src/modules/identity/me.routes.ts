@@ -1,16 +1,16 @@
 import { errorResponses } from '../../http/error-responses.js';
 import multipart from '@fastify/multipart';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import {
   activeSessionsResponseSchema,
   changePasswordRequestSchema,
-  errorResponseSchema,
   meResponseSchema,
   mfaDisableRequestSchema,
   mfaEnableRequestSchema,
   mfaEnableResponseSchema,
   mfaSetupResponseSchema,
   updateProfileRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { appError } from '../../lib/app-error.js';

@@ -3,7 +3,7 @@ import type {
   ChangePasswordRequest,
   MeResponse,
   UpdateProfileRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import { appError } from '../../lib/app-error.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { languageOf } from '../../lib/language.js';

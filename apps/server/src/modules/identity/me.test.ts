@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { activeSessionsResponseSchema, errorResponseSchema, meResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { activeSessionsResponseSchema, meResponseSchema } from '@telemedicina/shared/auth';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

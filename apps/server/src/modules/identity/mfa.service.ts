@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared';
+import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared/auth';
 import QRCode from 'qrcode';
 import { AppError, appError } from '../../lib/app-error.js';
 import { createTotpSecret, totpUri, verifyTotp } from '../../lib/totp.js';

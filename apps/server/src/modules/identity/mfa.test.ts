@@ -1,10 +1,6 @@
-import {
-  errorResponseSchema,
-  meResponseSchema,
-  mfaEnableResponseSchema,
-  mfaSetupResponseSchema,
-} from '@telemedicina/shared';
-import { xsrfCookieName } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { meResponseSchema, mfaEnableResponseSchema, mfaSetupResponseSchema } from '@telemedicina/shared/auth';
+import { xsrfCookieName } from '@telemedicina/shared/api';
 import { eq } from 'drizzle-orm';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import { errorResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import { and } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import { appError } from '../../lib/app-error.js';
 import { imageExtensions, sniffImage, type ImageType } from '../../lib/image-sniff.js';
 import type { ServiceContext } from '../context.js';

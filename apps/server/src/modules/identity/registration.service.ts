@@ -1,5 +1,5 @@
 /** Patient self-registration and email verification. */
-import type { RegisterRequest } from '@telemedicina/shared';
+import type { RegisterRequest } from '@telemedicina/shared/auth';
 import { languageOf } from '../../lib/language.js';
 import { assertPasswordAcceptable } from '../../lib/password-policy.js';
 import { hashSecretToken } from '../../lib/tokens.js';

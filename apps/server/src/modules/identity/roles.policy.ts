@@ -1,6 +1,6 @@
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
-import { isPermission } from '@telemedicina/shared';
+import { isPermission } from '@telemedicina/shared/permission-catalogue';
 import type { Actor } from '../context.js';
 import type { RoleWithGrants } from './roles.repository.js';
 

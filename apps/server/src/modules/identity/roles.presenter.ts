@@ -1,4 +1,4 @@
-import type { Role } from '@telemedicina/shared';
+import type { Role } from '@telemedicina/shared/admin';
 import type { RoleWithGrants } from './roles.repository.js';
 
 export function presentRoleWithGrants(role: RoleWithGrants): Role {

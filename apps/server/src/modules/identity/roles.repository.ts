@@ -1,4 +1,5 @@
-import type { Language, RoleListQuery } from '@telemedicina/shared';
+import type { RoleListQuery } from '@telemedicina/shared/admin';
+import type { Language } from '@telemedicina/shared/i18n';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { rolePermissions, roles, userRoles } from '../../db/schema.js';

@@ -1,10 +1,6 @@
-import {
-  isPermission,
-  type CreateRoleRequest,
-  type RoleListQuery,
-  type UpdateRoleRequest,
-  type ValidationIssue,
-} from '@telemedicina/shared';
+import type { CreateRoleRequest, RoleListQuery, UpdateRoleRequest } from '@telemedicina/shared/admin';
+import type { ValidationIssue } from '@telemedicina/shared/api';
+import { isPermission } from '@telemedicina/shared/permission-catalogue';
 import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation } from '../../lib/database-errors.js';
 import { languageOf } from '../../lib/language.js';

@@ -1,11 +1,6 @@
-import {
-  errorResponseSchema,
-  rolePageSchema,
-  roleSchema,
-  systemRoles,
-  validationErrorDetailsSchema,
-  type Role,
-} from '@telemedicina/shared';
+import { rolePageSchema, roleSchema, type Role } from '@telemedicina/shared/admin';
+import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina/shared/api';
+import { systemRoles } from '@telemedicina/shared/permission-catalogue';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';

@@ -1,4 +1,4 @@
-import { isPermission, type Permission } from '@telemedicina/shared';
+import { isPermission, type Permission } from '@telemedicina/shared/permission-catalogue';
 import type { Database } from '../../db/client.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { Actor, AppServices, ServiceContext } from '../context.js';

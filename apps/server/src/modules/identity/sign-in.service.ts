@@ -1,5 +1,5 @@
 /** Signing in (password, then the second factor when required), opening a session, signing out. */
-import type { LoginRequest, MeResponse } from '@telemedicina/shared';
+import type { LoginRequest, MeResponse } from '@telemedicina/shared/auth';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';

@@ -1,4 +1,5 @@
-import { errorResponseSchema, meResponseSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { meResponseSchema } from '@telemedicina/shared/auth';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema.js';

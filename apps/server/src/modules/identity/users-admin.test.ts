@@ -1,9 +1,5 @@
-import {
-  adminUserPageSchema,
-  adminUserSchema,
-  errorResponseSchema,
-  type AdminUser,
-} from '@telemedicina/shared';
+import { adminUserPageSchema, adminUserSchema, type AdminUser } from '@telemedicina/shared/admin';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { t } from '../../text/catalogue.js';
 import type { AdminUserExtras } from './users-list.repository.js';
 import type { UserRow } from './users.repository.js';

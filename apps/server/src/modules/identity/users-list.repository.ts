@@ -1,4 +1,4 @@
-import type { AdminUserListQuery } from '@telemedicina/shared';
+import type { AdminUserListQuery } from '@telemedicina/shared/admin';
 import {
   and,
   asc,

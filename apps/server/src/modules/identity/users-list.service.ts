@@ -1,4 +1,5 @@
-import type { AdminUserListQuery, Language } from '@telemedicina/shared';
+import type { AdminUserListQuery } from '@telemedicina/shared/admin';
+import type { Language } from '@telemedicina/shared/i18n';
 import { languageOf } from '../../lib/language.js';
 import type { ServiceContext } from '../context.js';
 import { loadActorUser } from './actor.js';

@@ -1,9 +1,5 @@
-import {
-  adminUserPageSchema,
-  errorResponseSchema,
-  validationErrorDetailsSchema,
-  type AdminUser,
-} from '@telemedicina/shared';
+import { adminUserPageSchema, type AdminUser } from '@telemedicina/shared/admin';
+import { errorResponseSchema, validationErrorDetailsSchema } from '@telemedicina/shared/api';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loginFailures, roles, userRoles, users } from '../../db/schema.js';

@@ -1,11 +1,7 @@
-import {
-  apiBasePath,
-  type AdminUser,
-  type MeResponse,
-  type RoleSummary,
-  type SessionInfo,
-  type User,
-} from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
+import { apiBasePath } from '@telemedicina/shared/api';
+import type { MeResponse, SessionInfo, User } from '@telemedicina/shared/auth';
+import type { RoleSummary } from '@telemedicina/shared/common';
 import type { AdminUserExtras } from './users-list.repository.js';
 import type { RoleRow, UserRow } from './users.repository.js';
 

@@ -4,11 +4,13 @@ import {
   adminUserListQuerySchema,
   adminUserPageSchema,
   adminUserSchema,
-  createInvitationRequestSchema,
   type AdminUser,
+} from '@telemedicina/shared/admin';
+import {
+  createInvitationRequestSchema,
   invitationCreatedResponseSchema,
   setUserRolesRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import type { FastifyReply } from 'fastify';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';

@@ -1,4 +1,5 @@
-import type { AdminUpdateUserRequest, CreateInvitationRequest } from '@telemedicina/shared';
+import type { AdminUpdateUserRequest } from '@telemedicina/shared/admin';
+import type { CreateInvitationRequest } from '@telemedicina/shared/auth';
 import { appError } from '../../lib/app-error.js';
 import { isUuid } from '../../lib/uuid.js';
 import type { InvitationPayload } from './invitations.service.js';

@@ -1,9 +1,9 @@
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import {
-  errorResponseSchema,
   invitationCreatedResponseSchema,
   invitationInfoSchema,
   meResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { consents, users } from '../../db/schema.js';

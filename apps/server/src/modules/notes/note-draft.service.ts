@@ -3,7 +3,7 @@ import {
   type SetNoteDiagnosesRequest,
   type VisitNote,
   setNoteDiagnosesRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notes';
 import { invalidField } from '../../lib/app-error.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { type ServiceContext, requireActor } from '../context.js';

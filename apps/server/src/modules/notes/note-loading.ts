@@ -1,4 +1,4 @@
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 import type { Database } from '../../db/client.js';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';

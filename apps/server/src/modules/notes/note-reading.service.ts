@@ -1,4 +1,4 @@
-import type { ChartNoteList, NoteEnvelope } from '@telemedicina/shared';
+import type { ChartNoteList, NoteEnvelope } from '@telemedicina/shared/notes';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { authorizeChartRead } from '../records/records.policy.js';

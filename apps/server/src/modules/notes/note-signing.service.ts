@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { CreateAddendumRequest, Language, SignNoteRequest, VisitNote } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import type { CreateAddendumRequest, SignNoteRequest, VisitNote } from '@telemedicina/shared/notes';
 import { appError, invalidField } from '../../lib/app-error.js';
 import { sanitizeHtml } from '../../lib/sanitize-html.js';
 import { type ServiceContext, requireActor } from '../context.js';

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { ChartNoteList, NoteEnvelope, RecordAccessPage, VisitNote } from '@telemedicina/shared';
+import type { ChartNoteList, NoteEnvelope, VisitNote } from '@telemedicina/shared/notes';
+import type { RecordAccessPage } from '@telemedicina/shared/records';
 import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {

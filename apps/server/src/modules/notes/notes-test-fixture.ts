@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { createClock } from '../../test/booking-fixtures.js';

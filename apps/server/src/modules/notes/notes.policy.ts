@@ -1,4 +1,4 @@
-import type { AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import type { Database } from '../../db/client.js';
 import { appError } from '../../lib/app-error.js';
 import type { Actor } from '../context.js';

@@ -1,4 +1,4 @@
-import type { ChartNoteSummary, VisitNote, Vitals } from '@telemedicina/shared';
+import type { ChartNoteSummary, VisitNote, Vitals } from '@telemedicina/shared/notes';
 import type {
   ChartNoteRow,
   NoteAddendumRow,

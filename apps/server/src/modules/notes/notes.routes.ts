@@ -8,7 +8,7 @@ import {
   signNoteRequestSchema,
   visitNoteSchema,
   vitalsResponseSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notes';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';

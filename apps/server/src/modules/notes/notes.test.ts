@@ -1,4 +1,4 @@
-import type { NoteEnvelope, VisitNote, VitalsResponse } from '@telemedicina/shared';
+import type { NoteEnvelope, VisitNote, VitalsResponse } from '@telemedicina/shared/notes';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { visitNotes } from '../../db/schema.js';

@@ -1,4 +1,5 @@
-import type { Language, VitalName } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import type { VitalName } from '@telemedicina/shared/notes';
 import {
   createPdfDocument,
   drawClinicHeading,

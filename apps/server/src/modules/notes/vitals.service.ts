@@ -1,4 +1,4 @@
-import { type ReportVitalsRequest, type VitalsResponse, vitalNames } from '@telemedicina/shared';
+import { type ReportVitalsRequest, type VitalsResponse, vitalNames } from '@telemedicina/shared/notes';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { auditIn, loadAppointment, noteSigned } from './note-loading.js';

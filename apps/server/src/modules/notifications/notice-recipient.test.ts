@@ -1,4 +1,5 @@
-import { appointmentSchema, notificationPageSchema, type Appointment } from '@telemedicina/shared';
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import { notificationPageSchema } from '@telemedicina/shared/notifications';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';

@@ -1,4 +1,4 @@
-import type { Notification, NotificationKind } from '@telemedicina/shared';
+import type { Notification, NotificationKind } from '@telemedicina/shared/notifications';
 import type { NotificationRow } from './notifications.repository.js';
 
 export function presentNotification(row: NotificationRow): Notification {

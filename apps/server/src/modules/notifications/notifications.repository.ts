@@ -1,4 +1,4 @@
-import type { NotificationKind } from '@telemedicina/shared';
+import type { NotificationKind } from '@telemedicina/shared/notifications';
 import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';

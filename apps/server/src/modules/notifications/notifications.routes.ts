@@ -3,7 +3,7 @@ import {
   notificationPageSchema,
   notificationSchema,
   notificationsReadAllResultSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notifications';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import type {
   NotificationListQuery,
   NotificationPage,
   NotificationsReadAllResult,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notifications';
 import type { Database } from '../../db/client.js';
 import { appError } from '../../lib/app-error.js';
 import { type AppServices, type ServiceContext, requireActor } from '../context.js';

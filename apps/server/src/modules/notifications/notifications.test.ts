@@ -1,10 +1,9 @@
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
 import {
-  appointmentSchema,
   notificationPageSchema,
   notificationSchema,
-  type Appointment,
   type Notification,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notifications';
 import { and, eq } from 'drizzle-orm';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

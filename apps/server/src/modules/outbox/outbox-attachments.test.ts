@@ -1,4 +1,5 @@
-import { errorResponseSchema, outboxMessageSchema } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { outboxMessageSchema } from '@telemedicina/shared/auth';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';

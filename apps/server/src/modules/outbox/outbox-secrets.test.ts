@@ -1,4 +1,6 @@
-import { errorResponseSchema, outboxItemSchema, outboxMessageSchema, pageOf } from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { outboxItemSchema, outboxMessageSchema } from '@telemedicina/shared/auth';
+import { pageOf } from '@telemedicina/shared/common';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, emailOutbox, users } from '../../db/schema.js';

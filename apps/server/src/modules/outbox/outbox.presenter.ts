@@ -1,4 +1,4 @@
-import type { OutboxItem, OutboxMessage } from '@telemedicina/shared';
+import type { OutboxItem, OutboxMessage } from '@telemedicina/shared/auth';
 import type { OutboxRow } from '../email/email.repository.js';
 import { countHiddenLinks, hideSecretLinks } from '../email/secret-links.js';
 import { isClinicalAttachment } from './outbox.service.js';

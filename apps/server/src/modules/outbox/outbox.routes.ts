@@ -1,4 +1,6 @@
-import { outboxItemSchema, outboxListQuerySchema, outboxMessageSchema, pageOf } from '@telemedicina/shared';
+import { outboxListQuerySchema } from '@telemedicina/shared/admin';
+import { outboxItemSchema, outboxMessageSchema } from '@telemedicina/shared/auth';
+import { pageOf } from '@telemedicina/shared/common';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import type { OutboxListQuery } from '@telemedicina/shared';
+import type { OutboxListQuery } from '@telemedicina/shared/admin';
 import type { OutboxAttachment } from '../../db/schema.js';
 import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';

@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import type { Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
 import { formatCalendarDate, formatInstantWithZone } from '../../lib/clock.js';
 import { t } from '../../text/catalogue.js';
 import type { PrescriptionRecord } from './prescriptions.repository.js';

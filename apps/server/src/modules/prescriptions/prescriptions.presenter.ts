@@ -1,4 +1,8 @@
-import type { Prescription, PrescriptionSummary, PrescriptionVerification } from '@telemedicina/shared';
+import type {
+  Prescription,
+  PrescriptionSummary,
+  PrescriptionVerification,
+} from '@telemedicina/shared/prescriptions';
 import type { PrescriptionRecord } from './prescriptions.repository.js';
 
 export function presentPrescription(

@@ -5,7 +5,7 @@ import {
   prescriptionSchema,
   prescriptionVerificationSchema,
   verificationCodeParamsSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/prescriptions';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';

@@ -1,13 +1,13 @@
+import type { Language } from '@telemedicina/shared/i18n';
 import {
   createPrescriptionRequestSchema,
   normalizeVerificationCode,
   type CancelPrescriptionRequest,
   type CreatePrescriptionRequest,
-  type Language,
   type Prescription,
   type PrescriptionList,
   type PrescriptionVerification,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/prescriptions';
 import { appError } from '../../lib/app-error.js';
 import { t } from '../../text/catalogue.js';
 import { type ServiceContext, requireActor } from '../context.js';

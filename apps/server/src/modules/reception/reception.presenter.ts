@@ -1,4 +1,5 @@
-import type { ClinicDay, Language, PatientMatch } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import type { ClinicDay, PatientMatch } from '@telemedicina/shared/reception';
 import type { DayAppointmentRow, DayDoctorRow, PatientMatchRow } from './reception.repository.js';
 
 /** One doctor's column of the day, as the service assembled it. */

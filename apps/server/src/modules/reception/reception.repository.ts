@@ -1,5 +1,5 @@
 import { and, arrayContains, asc, eq, gt, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import type { Database } from '../../db/client.js';
 import {
   appointments,

@@ -5,7 +5,7 @@ import {
   patientLookupResultSchema,
   patientMatchSchema,
   registerPatientRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/reception';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../http/error-responses.js';
 import { contextFor } from '../../http/service-context.js';

@@ -1,13 +1,12 @@
-import {
-  liveAppointmentStatuses,
-  minutesOfWallTime,
-  type ClinicDay,
-  type ClinicDayQuery,
-  type PatientLookupQuery,
-  type PatientLookupResult,
-  type PatientMatch,
-  type RegisterPatientRequest,
-} from '@telemedicina/shared';
+import { liveAppointmentStatuses, minutesOfWallTime } from '@telemedicina/shared/booking';
+import type {
+  ClinicDay,
+  ClinicDayQuery,
+  PatientLookupQuery,
+  PatientLookupResult,
+  PatientMatch,
+  RegisterPatientRequest,
+} from '@telemedicina/shared/reception';
 import { appError } from '../../lib/app-error.js';
 import { findActiveSpecialtiesOf } from '../doctors/doctors.repository.js';
 import type { InvitationPayload } from '../identity/invitations.service.js';

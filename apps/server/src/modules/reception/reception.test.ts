@@ -1,11 +1,11 @@
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { appointmentSchema } from '@telemedicina/shared/appointment';
 import {
-  appointmentSchema,
   clinicDaySchema,
-  errorResponseSchema,
   patientLookupResultSchema,
   patientMatchSchema,
   type ClinicDay,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/reception';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consents, users } from '../../db/schema.js';

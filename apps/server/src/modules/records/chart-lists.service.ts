@@ -5,7 +5,7 @@ import type {
   createAllergyRequestSchema,
   createConditionRequestSchema,
   createMedicationRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import type { z } from 'zod';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';

@@ -1,4 +1,4 @@
-import type { Chart, ChartQuery } from '@telemedicina/shared';
+import type { Chart, ChartQuery } from '@telemedicina/shared/records';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { ChartDocument } from '@telemedicina/shared';
+import type { ChartDocument } from '@telemedicina/shared/documents';
 import { describe, expect, it } from 'vitest';
 import { files } from '../../db/schema.js';
 import { pngBomb, solidPng, tinyPdf } from '../../test/document-fixtures.js';

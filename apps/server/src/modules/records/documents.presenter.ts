@@ -1,4 +1,4 @@
-import type { ChartDocument } from '@telemedicina/shared';
+import type { ChartDocument } from '@telemedicina/shared/documents';
 import type { DocumentRow } from './documents.repository.js';
 
 /** A document as the chart shows it: never the storage path or the file id. */

@@ -6,7 +6,7 @@ import {
   documentListQuerySchema,
   documentPageSchema,
   uploadDocumentFieldsSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/documents';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

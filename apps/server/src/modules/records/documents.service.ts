@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { UploadFileKind } from '@telemedicina/shared/clinic-settings';
 import {
   documentMaxImagePixels,
   type ChartDocument,
   type DocumentCategory,
   type DocumentListQuery,
   type DocumentPage,
-  type UploadFileKind,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/documents';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import { sniffImage } from '../../lib/image-sniff.js';

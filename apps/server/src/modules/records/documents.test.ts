@@ -1,4 +1,5 @@
-import type { Chart, ChartDocument, DocumentPage, RecordAccessPage } from '@telemedicina/shared';
+import type { ChartDocument, DocumentPage } from '@telemedicina/shared/documents';
+import type { Chart, RecordAccessPage } from '@telemedicina/shared/records';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { chartDocuments, files } from '../../db/schema.js';

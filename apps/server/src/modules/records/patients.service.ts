@@ -1,4 +1,8 @@
-import type { PatientListQuery, PatientPage, updatePatientProfileRequestSchema } from '@telemedicina/shared';
+import type {
+  PatientListQuery,
+  PatientPage,
+  updatePatientProfileRequestSchema,
+} from '@telemedicina/shared/records';
 import type { z } from 'zod';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';

@@ -1,4 +1,4 @@
-import { recordAccessActionDomains } from '@telemedicina/shared';
+import { recordAccessActionDomains } from '@telemedicina/shared/audit-actions';
 import { aliasedTable, and, count, desc, eq, gt, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEvents, emergencyAccesses, users } from '../../db/schema.js';

@@ -4,7 +4,7 @@ import {
   type EmergencyAccessRequest,
   type RecordAccessPage,
   type RecordAccessQuery,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import { appError } from '../../lib/app-error.js';
 import { type ServiceContext, requireActor } from '../context.js';
 import { notify } from '../notifications/notifications.service.js';

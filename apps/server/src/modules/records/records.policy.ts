@@ -1,4 +1,4 @@
-import { type ChartAccess, patientEditableProfileFields } from '@telemedicina/shared';
+import { type ChartAccess, patientEditableProfileFields } from '@telemedicina/shared/records';
 import type { Database } from '../../db/client.js';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';

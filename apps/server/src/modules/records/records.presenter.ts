@@ -6,7 +6,7 @@ import type {
   Medication,
   PatientSummary,
   RecordAccessEntry,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import type { AllergyRow, ConditionRow, MedicationRow, WithPeople } from './chart-lists.repository.js';
 import type { ChartVisitRow } from './chart.repository.js';
 import type { PatientProfileRow, PatientUserRow } from './patients.repository.js';

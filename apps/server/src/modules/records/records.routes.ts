@@ -14,7 +14,7 @@ import {
   recordAccessPageSchema,
   recordAccessQuerySchema,
   updatePatientProfileRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';

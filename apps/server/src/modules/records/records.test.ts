@@ -1,4 +1,4 @@
-import type { Chart, PatientPage, RecordAccessPage } from '@telemedicina/shared';
+import type { Chart, PatientPage, RecordAccessPage } from '@telemedicina/shared/records';
 import { and, eq, gt, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, notifications, patientAllergies } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-import type { GlobalSearchResponse } from '@telemedicina/shared';
+import type { GlobalSearchResponse } from '@telemedicina/shared/search';
 import type { GlobalSearchResult } from './search.service.js';
 
 export function presentGlobalSearch(result: GlobalSearchResult): GlobalSearchResponse {

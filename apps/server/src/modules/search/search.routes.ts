@@ -1,8 +1,5 @@
-import {
-  errorResponseSchema,
-  globalSearchQuerySchema,
-  globalSearchResponseSchema,
-} from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { globalSearchQuerySchema, globalSearchResponseSchema } from '@telemedicina/shared/search';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';

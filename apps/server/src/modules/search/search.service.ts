@@ -1,4 +1,4 @@
-import type { GlobalSearchQuery } from '@telemedicina/shared';
+import type { GlobalSearchQuery } from '@telemedicina/shared/search';
 import { appError } from '../../lib/app-error.js';
 import type { ServiceContext } from '../context.js';
 import { searchScopesOf } from './search.policy.js';

@@ -1,8 +1,5 @@
-import {
-  errorResponseSchema,
-  globalSearchResponseSchema,
-  type GlobalSearchResponse,
-} from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { globalSearchResponseSchema, type GlobalSearchResponse } from '@telemedicina/shared/search';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rolePermissions, roles } from '../../db/schema.js';
 import {

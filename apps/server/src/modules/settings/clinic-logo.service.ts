@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ClinicSettings } from '@telemedicina/shared';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { appError } from '../../lib/app-error.js';
 import { imageExtensions, sniffImage, type ImageType } from '../../lib/image-sniff.js';
 import { recordAuditEvent } from '../audit/audit.service.js';

@@ -1,4 +1,4 @@
-import type { ClinicSettings, PublicClinicSettings } from '@telemedicina/shared';
+import type { ClinicSettings, PublicClinicSettings } from '@telemedicina/shared/clinic-settings';
 
 /** The settings as `settings.manage` holders see them (ICE credentials included: they edit them). */
 export function presentClinicSettings(settings: ClinicSettings): ClinicSettings {

@@ -1,6 +1,7 @@
 import { errorResponses } from '../../http/error-responses.js';
 import multipart from '@fastify/multipart';
-import { clinicSettingsSchema, updateClinicSettingsRequestSchema } from '@telemedicina/shared';
+import { updateClinicSettingsRequestSchema } from '@telemedicina/shared/admin';
+import { clinicSettingsSchema } from '@telemedicina/shared/clinic-settings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { contextFor } from '../../http/service-context.js';

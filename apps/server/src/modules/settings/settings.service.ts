@@ -1,4 +1,4 @@
-import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { z } from 'zod';
 import type { Config } from '../../config/config.js';
 import type { Database } from '../../db/client.js';

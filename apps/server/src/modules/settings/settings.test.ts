@@ -1,12 +1,8 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import {
-  clientConfigResponseSchema,
-  clinicSettingsSchema,
-  errorResponseSchema,
-  type ClinicSettings,
-  type UpdateClinicSettingsRequest,
-} from '@telemedicina/shared';
+import type { UpdateClinicSettingsRequest } from '@telemedicina/shared/admin';
+import { clientConfigResponseSchema, errorResponseSchema } from '@telemedicina/shared/api';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

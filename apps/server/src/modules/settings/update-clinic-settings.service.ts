@@ -1,10 +1,6 @@
-import {
-  findBookingRuleIssues,
-  type ClinicSettings,
-  type IceServer,
-  type UpdateClinicSettingsRequest,
-  type ValidationIssue,
-} from '@telemedicina/shared';
+import { findBookingRuleIssues, type UpdateClinicSettingsRequest } from '@telemedicina/shared/admin';
+import type { ValidationIssue } from '@telemedicina/shared/api';
+import type { ClinicSettings, IceServer } from '@telemedicina/shared/clinic-settings';
 import type { Database } from '../../db/client.js';
 import { appError } from '../../lib/app-error.js';
 import { recordAuditEvent } from '../audit/audit.service.js';

@@ -1,4 +1,4 @@
-import type { Specialty } from '@telemedicina/shared';
+import type { Specialty } from '@telemedicina/shared/admin';
 import type { SpecialtyWithCount } from './specialties.repository.js';
 
 export function presentSpecialty(specialty: SpecialtyWithCount): Specialty {

@@ -1,4 +1,5 @@
-import type { Language, SpecialtyListQuery } from '@telemedicina/shared';
+import type { SpecialtyListQuery } from '@telemedicina/shared/admin';
+import type { Language } from '@telemedicina/shared/i18n';
 import { and, asc, count, desc, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { doctorSpecialties, specialties } from '../../db/schema.js';

@@ -4,7 +4,7 @@ import {
   specialtyPageSchema,
   specialtySchema,
   updateSpecialtyRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/admin';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -2,7 +2,7 @@ import type {
   CreateSpecialtyRequest,
   SpecialtyListQuery,
   UpdateSpecialtyRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/admin';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../lib/database-errors.js';

@@ -1,9 +1,5 @@
-import {
-  errorResponseSchema,
-  specialtyPageSchema,
-  specialtySchema,
-  type Specialty,
-} from '@telemedicina/shared';
+import { specialtyPageSchema, specialtySchema, type Specialty } from '@telemedicina/shared/admin';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { doctorProfiles, doctorSpecialties } from '../../db/schema.js';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';

@@ -1,4 +1,5 @@
-import type { AppointmentStatus, VisitParticipant } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import type { VisitParticipant } from '@telemedicina/shared/visits';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';

@@ -1,10 +1,7 @@
-import {
-  canTransitionAppointment,
-  maxVisitParticipants,
-  type AppointmentStatus,
-  type VisitParticipant,
-  type VisitState,
-} from '@telemedicina/shared';
+import { canTransitionAppointment } from '@telemedicina/shared/booking';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import { maxVisitParticipants } from '@telemedicina/shared/visit-timing';
+import type { VisitParticipant, VisitState } from '@telemedicina/shared/visits';
 import type { AppError } from '../../lib/app-error.js';
 import { appError } from '../../lib/app-error.js';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';

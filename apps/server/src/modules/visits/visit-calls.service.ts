@@ -1,4 +1,10 @@
-import type { ChatMessage, ChatSend, VisitParticipant, VisitState, WaitingRoom } from '@telemedicina/shared';
+import type {
+  ChatMessage,
+  ChatSend,
+  VisitParticipant,
+  VisitState,
+  WaitingRoom,
+} from '@telemedicina/shared/visits';
 import { appError } from '../../lib/app-error.js';
 import type { VisitContext } from './visit-context.js';
 import { canReadVisitChat, canWatchWaitingRoom, isVisitParticipant } from './visits.policy.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { send } from '../../test/factories.js';
 import type { TestContext } from '../../test/test-context.js';

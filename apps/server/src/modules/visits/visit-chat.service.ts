@@ -1,4 +1,9 @@
-import type { ChatHistory, ChatHistoryQuery, ChatMessage, VisitParticipant } from '@telemedicina/shared';
+import type {
+  ChatHistory,
+  ChatHistoryQuery,
+  ChatMessage,
+  VisitParticipant,
+} from '@telemedicina/shared/visits';
 import type { AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { guestKey, loadVisit, notFound, userKey } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';

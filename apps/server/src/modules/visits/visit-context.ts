@@ -1,4 +1,4 @@
-import type { Permission } from '@telemedicina/shared';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
 import type { FastifyRequest } from 'fastify';
 import { requestMeta } from '../../http/service-context.js';
 import type { VisitRealtime } from '../../realtime/visit-rooms.js';

@@ -1,4 +1,4 @@
-import { deviceRiskOf, type DeviceCheck, type DeviceCheckResult } from '@telemedicina/shared';
+import { deviceRiskOf, type DeviceCheck, type DeviceCheckResult } from '@telemedicina/shared/visits';
 import { loadVisit, notFound } from './visit-access.js';
 import type { VisitContext } from './visit-context.js';
 import { notifyWaitingRoom } from './visit-waiting-room.service.js';

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { ChatMessage, VisitParticipant } from '@telemedicina/shared';
+import type { ChatMessage, VisitParticipant } from '@telemedicina/shared/visits';
 import { appError } from '../../lib/app-error.js';
 import { insertFile } from '../files/files.repository.js';
 import { loadUploadLimits } from '../settings/settings.service.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { visitMessages } from '../../db/schema.js';

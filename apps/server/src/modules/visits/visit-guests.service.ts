@@ -1,9 +1,9 @@
+import type { Language } from '@telemedicina/shared/i18n';
 import type {
   CreateGuestInviteRequest,
   GuestInvite,
-  Language,
   RedeemGuestInviteResponse,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import { appError } from '../../lib/app-error.js';
 import { createSecretToken, hashSecretToken } from '../../lib/tokens.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';

@@ -1,4 +1,4 @@
-import type { GuestInvite } from '@telemedicina/shared';
+import type { GuestInvite } from '@telemedicina/shared/visits';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createClock } from '../../test/booking-fixtures.js';
 import { send } from '../../test/factories.js';

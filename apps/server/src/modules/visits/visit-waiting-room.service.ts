@@ -1,4 +1,4 @@
-import type { VisitParticipant, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared';
+import type { VisitParticipant, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared/visits';
 import { appError } from '../../lib/app-error.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { findUserById } from '../identity/users.repository.js';

@@ -1,4 +1,5 @@
-import type { Permission, VisitPhase } from '@telemedicina/shared';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
+import type { VisitPhase } from '@telemedicina/shared/visits';
 
 /**
  * Who is asking about a visit: a signed-in user (REST or socket) or a

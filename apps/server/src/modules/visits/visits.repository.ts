@@ -1,4 +1,4 @@
-import type { AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import { and, asc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../lib/database-errors.js';

@@ -1,4 +1,5 @@
 import multipart from '@fastify/multipart';
+import { errorResponseSchema } from '@telemedicina/shared/api';
 import {
   admitRequestSchema,
   chatHistoryQuerySchema,
@@ -7,7 +8,6 @@ import {
   createGuestInviteRequestSchema,
   deviceCheckResultSchema,
   deviceCheckSchema,
-  errorResponseSchema,
   guestInviteListSchema,
   guestInviteSchema,
   guestSessionCookieName,
@@ -17,7 +17,7 @@ import {
   visitFileFieldName,
   visitStateSchema,
   waitingRoomSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

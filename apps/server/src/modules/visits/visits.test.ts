@@ -1,4 +1,4 @@
-import type { VisitState, WaitingRoom } from '@telemedicina/shared';
+import type { VisitState, WaitingRoom } from '@telemedicina/shared/visits';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appointments } from '../../db/schema.js';

@@ -1,4 +1,4 @@
-import { joinWaitlistRequestSchema, waitlistEntrySchema } from '@telemedicina/shared';
+import { joinWaitlistRequestSchema, waitlistEntrySchema } from '@telemedicina/shared/notifications';
 import { errorResponses } from '../../http/error-responses.js';
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-import type { JoinWaitlistRequest, Language, WaitlistEntry } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import type { JoinWaitlistRequest, WaitlistEntry } from '@telemedicina/shared/notifications';
 import type { Database } from '../../db/client.js';
 import { appError } from '../../lib/app-error.js';
 import { findDoctorOr404 } from '../availability/availability.service.js';

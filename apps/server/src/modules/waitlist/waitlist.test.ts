@@ -1,9 +1,6 @@
-import {
-  appointmentSchema,
-  errorResponseSchema,
-  notificationPageSchema,
-  waitlistEntrySchema,
-} from '@telemedicina/shared';
+import { errorResponseSchema } from '@telemedicina/shared/api';
+import { appointmentSchema } from '@telemedicina/shared/appointment';
+import { notificationPageSchema, waitlistEntrySchema } from '@telemedicina/shared/notifications';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, waitlistEntries } from '../../db/schema.js';

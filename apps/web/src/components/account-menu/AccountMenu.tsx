@@ -3,7 +3,7 @@ import '@mantine/core/styles/Popover.layer.css';
 import '@mantine/core/styles/Avatar.layer.css';
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
-import type { User } from '@telemedicina/shared';
+import type { User } from '@telemedicina/shared/auth';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSignOut } from '../../lib/session';

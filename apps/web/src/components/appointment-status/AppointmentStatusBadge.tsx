@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge } from '@mantine/core';
-import type { AppointmentStatus } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 import { useTranslation } from 'react-i18next';
 import { appointmentStatusColors } from '../../lib/appointment-status';
 

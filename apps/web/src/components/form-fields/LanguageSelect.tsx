@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Input.layer.css';
 import { NativeSelect, type NativeSelectProps } from '@mantine/core';
-import { supportedLanguages } from '@telemedicina/shared';
+import { supportedLanguages } from '@telemedicina/shared/i18n';
 import { forwardRef } from 'react';
 import { useTranslation } from 'react-i18next';
 

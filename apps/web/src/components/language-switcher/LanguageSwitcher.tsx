@@ -1,4 +1,4 @@
-import { supportedLanguages } from '@telemedicina/shared';
+import { supportedLanguages } from '@telemedicina/shared/i18n';
 import { UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { countPages, paginationWindow } from '@telemedicina/shared';
+import { countPages, paginationWindow } from '@telemedicina/shared/pagination-window';
 import { IconChevronLeft, IconChevronRight, IconChevronsLeft, IconChevronsRight } from '@tabler/icons-react';
 import type { MouseEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Progress.layer.css';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
-import { checkPassword, passwordMinLength } from '@telemedicina/shared';
+import { checkPassword, passwordMinLength } from '@telemedicina/shared/password-policy';
 import { useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { passwordProblemKey } from '../../lib/form-errors';

@@ -1,11 +1,5 @@
-import {
-  appointmentSchema,
-  chartSchema,
-  type Allergy,
-  type Appointment,
-  type Chart,
-  type PatientSex,
-} from '@telemedicina/shared';
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import { chartSchema, type Allergy, type Chart, type PatientSex } from '@telemedicina/shared/records';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { parseAnswer } from '../../lib/parse-answer';

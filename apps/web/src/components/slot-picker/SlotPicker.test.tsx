@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { DoctorProfile, Slot } from '@telemedicina/shared';
+import type { Slot } from '@telemedicina/shared/booking';
+import type { DoctorProfile } from '@telemedicina/shared/doctors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../list-table/testing';
 import { sampleMe, startFakeApi, type FakeApi } from '../../test/fake-api';

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/ActionIcon.layer.css';
 import { ActionIcon, Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconClock } from '@tabler/icons-react';
-import type { Slot } from '@telemedicina/shared';
+import type { Slot } from '@telemedicina/shared/booking';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiErrorText } from '../../lib/error-text';

@@ -1,4 +1,4 @@
-import { slotsResponseSchema, type SlotsResponse } from '@telemedicina/shared';
+import { slotsResponseSchema, type SlotsResponse } from '@telemedicina/shared/booking';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 import { parseAnswer } from '../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { errorCodes } from '@telemedicina/shared';
+import { errorCodes } from '@telemedicina/shared/errors';
 import type { TFunction } from 'i18next';
 import { formatAcceptedTypes, formatBytes } from '../../lib/format';
 import type { UploadRejection } from './upload-limits';

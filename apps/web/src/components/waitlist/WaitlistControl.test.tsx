@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Appointment, WaitlistEntry } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { WaitlistEntry } from '@telemedicina/shared/notifications';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../test/fake-api';
 import { sendJson } from '../../test/http-server';

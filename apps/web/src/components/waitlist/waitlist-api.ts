@@ -1,4 +1,5 @@
-import type { Appointment, AppointmentPage, JoinWaitlistRequest, WaitlistEntry } from '@telemedicina/shared';
+import type { Appointment, AppointmentPage } from '@telemedicina/shared/appointment';
+import type { JoinWaitlistRequest, WaitlistEntry } from '@telemedicina/shared/notifications';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, api } from '../../lib/api-client';
 import { queryKeys } from '../../lib/query-keys';

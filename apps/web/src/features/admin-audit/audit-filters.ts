@@ -1,4 +1,4 @@
-import { auditOutcomeSchema } from '@telemedicina/shared';
+import { auditOutcomeSchema } from '@telemedicina/shared/admin';
 import type { ListParams } from '../../lib/use-list-params';
 
 /** The viewer's filters as kept in the address (free text unless a list of values is given). */

@@ -1,4 +1,4 @@
-import { auditActionLabelKey } from '@telemedicina/shared';
+import { auditActionLabelKey } from '@telemedicina/shared/audit-actions';
 import { useTranslation } from 'react-i18next';
 
 /**

@@ -1,4 +1,4 @@
-import type { AdminUser, Role } from '@telemedicina/shared';
+import type { AdminUser, Role } from '@telemedicina/shared/admin';
 
 /** Two system roles as `GET /roles` lists them (for the users screens' tests). */
 export const sampleRoles: Role[] = [

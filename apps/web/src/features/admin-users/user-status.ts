@@ -1,4 +1,4 @@
-import type { AdminUser } from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
 
 /** The status shown for an account: `locked` is an active account with a sign-in lockout in force. */
 export type UserDisplayStatus = 'active' | 'pending' | 'disabled' | 'locked';

@@ -1,4 +1,5 @@
-import type { Appointment, AppointmentStatus } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
 
 export type AppointmentCapacity = 'staff' | 'doctor' | 'patient';
 

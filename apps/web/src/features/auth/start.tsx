@@ -1,5 +1,5 @@
 import { MantineProvider } from '@mantine/core';
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import type { i18n as I18n } from 'i18next';
 import { startTransition, StrictMode } from 'react';
 import type { Root } from 'react-dom/client';

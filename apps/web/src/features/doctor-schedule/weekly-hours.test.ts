@@ -1,4 +1,4 @@
-import type { AvailabilityRule } from '@telemedicina/shared';
+import type { AvailabilityRule } from '@telemedicina/shared/booking';
 import { describe, expect, it } from 'vitest';
 import {
   copyMondayToWeekdays,

@@ -1,4 +1,8 @@
-import { minutesOfWallTime, type AvailabilityRule, type AvailabilityRuleInput } from '@telemedicina/shared';
+import {
+  minutesOfWallTime,
+  type AvailabilityRule,
+  type AvailabilityRuleInput,
+} from '@telemedicina/shared/booking';
 import { formatWallTime } from '../../lib/zoned-time';
 
 /** ISO weekdays, Monday first. */

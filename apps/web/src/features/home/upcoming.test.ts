@@ -1,4 +1,4 @@
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { describe, expect, it } from 'vitest';
 import es from '../../../public/assets/i18n/es.json';
 import en from '../../../public/assets/i18n/en.json';

@@ -1,8 +1,6 @@
-import {
-  visitCheckInOpensMinutesBefore,
-  type Appointment,
-  type AppointmentStatus,
-} from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import { visitCheckInOpensMinutesBefore } from '@telemedicina/shared/visit-timing';
 
 const minuteMs = 60_000;
 

@@ -1,4 +1,4 @@
-import { noteSections, type NoteSection } from '@telemedicina/shared';
+import { noteSections, type NoteSection } from '@telemedicina/shared/notes';
 
 export interface SignReadiness {
   /** The server will accept the signature (an assessment, a plan or a diagnosis: notes.service's rule). */

@@ -1,4 +1,4 @@
-import type { NoteSection } from '@telemedicina/shared';
+import type { NoteSection } from '@telemedicina/shared/notes';
 
 /** The prompts of the SOAP template, by section (translation keys under `notes.template.prompts`). */
 export const soapTemplatePrompts = {

@@ -1,4 +1,4 @@
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 
 export const patientId = '11111111-1111-4111-8111-111111111111';
 export const appointmentId = '22222222-2222-4222-8222-222222222222';

@@ -1,4 +1,4 @@
-import type { Notification } from '@telemedicina/shared';
+import type { Notification } from '@telemedicina/shared/notifications';
 import { describe, expect, it } from 'vitest';
 import { createTestI18n } from '../../test/render';
 import { describeNotification } from './notification-text';

@@ -1,4 +1,4 @@
-import type { Notification, NotificationKind } from '@telemedicina/shared';
+import type { Notification, NotificationKind } from '@telemedicina/shared/notifications';
 import type { TFunction } from 'i18next';
 import { formatDateTime } from '../../lib/format';
 

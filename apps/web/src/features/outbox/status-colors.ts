@@ -1,4 +1,4 @@
-import type { OutboxItem } from '@telemedicina/shared';
+import type { OutboxItem } from '@telemedicina/shared/auth';
 
 /** Badge colour of each delivery status. */
 export const outboxStatusColors: Record<OutboxItem['status'], string> = {

@@ -1,4 +1,4 @@
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { describe, expect, it } from 'vitest';
 import { formatCountdown, pickOpenVisits, visitMoment } from './next-visit';
 

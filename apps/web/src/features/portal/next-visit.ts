@@ -1,9 +1,6 @@
-import {
-  visitCheckInOpensMinutesBefore,
-  visitJoinGraceMinutes,
-  type Appointment,
-  type AppointmentStatus,
-} from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import { visitCheckInOpensMinutesBefore, visitJoinGraceMinutes } from '@telemedicina/shared/visit-timing';
 import { dateInZone } from '../../lib/clock';
 
 const minuteMs = 60_000;

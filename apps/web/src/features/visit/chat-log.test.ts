@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import { describe, expect, it } from 'vitest';
 import { addPending, emptyChatLog, lastContiguousSeq, mergeMessages, setPendingStatus } from './chat-log';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 
 /** A message this page sent that the server has not acknowledged yet. */
 export interface PendingMessage {

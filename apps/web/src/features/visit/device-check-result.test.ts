@@ -1,4 +1,4 @@
-import { deviceRiskOf } from '@telemedicina/shared';
+import { deviceRiskOf } from '@telemedicina/shared/visits';
 import { describe, expect, it } from 'vitest';
 import {
   browserFamilyOf,

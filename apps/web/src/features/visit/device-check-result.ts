@@ -1,4 +1,4 @@
-import type { DeviceCheckResult, DeviceCheckStatus } from '@telemedicina/shared';
+import type { DeviceCheckResult, DeviceCheckStatus } from '@telemedicina/shared/visits';
 
 /** Why a camera or microphone could not be opened, as a guidance to show. */
 export type MediaProblem = 'denied' | 'missing' | 'inUse' | 'insecure' | 'unknown';

@@ -1,4 +1,4 @@
-import type { VisitPhase, VisitRole, VisitState } from '@telemedicina/shared';
+import type { VisitPhase, VisitRole, VisitState } from '@telemedicina/shared/visits';
 import { describe, expect, it } from 'vitest';
 import { screenFor } from './phase-screen';
 

@@ -1,4 +1,4 @@
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 
 /** What the visit page shows. */
 export type VisitScreen = 'device_check' | 'lobby' | 'waiting' | 'call' | 'ended' | 'closed' | 'overview';

@@ -1,4 +1,4 @@
-import { auditEventPageSchema, type AuditEventPage, type AuditOutcome } from '@telemedicina/shared';
+import { auditEventPageSchema, type AuditEventPage, type AuditOutcome } from '@telemedicina/shared/admin';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Anchor.layer.css';
 import { Anchor, Badge, Code, Drawer, Group, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import type { AuditEvent } from '@telemedicina/shared';
+import type { AuditEvent } from '@telemedicina/shared/admin';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import sectionClasses from '../../../components/section-page/SectionPage.module.css';

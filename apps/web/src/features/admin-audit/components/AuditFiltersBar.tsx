@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { IconDownload, IconFilter, IconFilterOff } from '@tabler/icons-react';
-import { auditOutcomeSchema } from '@telemedicina/shared';
+import { auditOutcomeSchema } from '@telemedicina/shared/admin';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

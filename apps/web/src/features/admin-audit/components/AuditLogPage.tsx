@@ -8,7 +8,7 @@ import '@mantine/core/styles/ModalBase.layer.css';
 import '@mantine/core/styles/Overlay.layer.css';
 import '@mantine/core/styles/CloseButton.layer.css';
 import { Badge, Stack, Text } from '@mantine/core';
-import type { AuditEvent } from '@telemedicina/shared';
+import type { AuditEvent } from '@telemedicina/shared/admin';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ListPage, ListPageFrame } from '../../../components/list-page';

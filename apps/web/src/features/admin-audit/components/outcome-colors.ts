@@ -1,4 +1,4 @@
-import type { AuditOutcome } from '@telemedicina/shared';
+import type { AuditOutcome } from '@telemedicina/shared/admin';
 
 /** Badge colour of each outcome. */
 export const outcomeColors: Record<AuditOutcome, string> = {

@@ -1,4 +1,4 @@
-import { dashboardResponseSchema, type DashboardResponse } from '@telemedicina/shared';
+import { dashboardResponseSchema, type DashboardResponse } from '@telemedicina/shared/admin';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

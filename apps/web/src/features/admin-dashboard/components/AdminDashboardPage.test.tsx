@@ -1,4 +1,5 @@
-import { appointmentStatuses, type DashboardResponse } from '@telemedicina/shared';
+import type { DashboardResponse } from '@telemedicina/shared/admin';
+import { appointmentStatuses } from '@telemedicina/shared/common';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -3,7 +3,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import { Alert, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { hasAnyPermission } from '@telemedicina/shared';
+import { hasAnyPermission } from '@telemedicina/shared/permission-check';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';

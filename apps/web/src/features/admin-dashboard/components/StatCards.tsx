@@ -8,7 +8,7 @@ import {
   IconUsers,
   type Icon,
 } from '@tabler/icons-react';
-import type { DashboardResponse } from '@telemedicina/shared';
+import type { DashboardResponse } from '@telemedicina/shared/admin';
 import { useTranslation } from 'react-i18next';
 import { useLanguage } from '../../../lib/ui-state';
 import { formatWait } from '../dashboard-range';

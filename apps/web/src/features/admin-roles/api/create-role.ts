@@ -1,4 +1,4 @@
-import { roleSchema, type CreateRoleRequest, type Role } from '@telemedicina/shared';
+import { roleSchema, type CreateRoleRequest, type Role } from '@telemedicina/shared/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { roleQuery } from './get-role';

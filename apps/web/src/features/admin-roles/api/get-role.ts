@@ -1,4 +1,4 @@
-import { roleSchema, type Role } from '@telemedicina/shared';
+import { roleSchema, type Role } from '@telemedicina/shared/admin';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

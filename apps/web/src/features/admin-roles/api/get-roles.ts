@@ -1,4 +1,4 @@
-import { rolePageSchema, type RoleListQuery, type RolePage } from '@telemedicina/shared';
+import { rolePageSchema, type RoleListQuery, type RolePage } from '@telemedicina/shared/admin';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { roleSchema, type Role, type UpdateRoleRequest } from '@telemedicina/shared';
+import { roleSchema, type Role, type UpdateRoleRequest } from '@telemedicina/shared/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { roleQuery } from './get-role';

@@ -6,7 +6,7 @@ import '@mantine/core/styles/Input.layer.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { localizedNameSchema, roleKeySchema } from '@telemedicina/shared';
+import { localizedNameSchema, roleKeySchema } from '@telemedicina/shared/admin';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

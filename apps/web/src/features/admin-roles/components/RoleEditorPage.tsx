@@ -30,16 +30,14 @@ import {
   IconLock,
   IconTrash,
 } from '@tabler/icons-react';
+import { localizedNameSchema, rolePermissionsSchema, type Role } from '@telemedicina/shared/admin';
 import {
-  localizedNameSchema,
   permissionAreas,
   permissionCatalogue,
   permissions as allPermissions,
-  rolePermissionsSchema,
   type Permission,
   type PermissionArea,
-  type Role,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/permission-catalogue';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,5 @@
-import { permissions, type Role } from '@telemedicina/shared';
+import type { Role } from '@telemedicina/shared/admin';
+import { permissions } from '@telemedicina/shared/permission-catalogue';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

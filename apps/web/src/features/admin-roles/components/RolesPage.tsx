@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import type { Role } from '@telemedicina/shared';
+import type { Role } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage, ListPageFrame } from '../../../components/list-page';

@@ -1,4 +1,4 @@
-import { rolePageSchema, type Role } from '@telemedicina/shared';
+import { rolePageSchema, type Role } from '@telemedicina/shared/admin';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

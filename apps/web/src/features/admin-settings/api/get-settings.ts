@@ -1,4 +1,4 @@
-import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

@@ -1,4 +1,5 @@
-import type { ClinicSettings, UpdateClinicSettingsRequest } from '@telemedicina/shared';
+import type { UpdateClinicSettingsRequest } from '@telemedicina/shared/admin';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { refreshPublicConfig } from '../../../lib/public-config';

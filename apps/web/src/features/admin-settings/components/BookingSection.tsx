@@ -11,7 +11,8 @@ import {
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconPlus } from '@tabler/icons-react';
-import { clinicSettingsSchema, findBookingRuleIssues, type ClinicSettings } from '@telemedicina/shared';
+import { findBookingRuleIssues } from '@telemedicina/shared/admin';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

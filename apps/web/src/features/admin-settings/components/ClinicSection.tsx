@@ -1,6 +1,6 @@
 import { SimpleGrid, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

@@ -1,4 +1,4 @@
-import type { ClinicSettings } from '@telemedicina/shared';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

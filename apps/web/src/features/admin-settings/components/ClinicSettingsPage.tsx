@@ -29,7 +29,7 @@ import {
   IconVideo,
   type Icon,
 } from '@tabler/icons-react';
-import type { ClinicSettings } from '@telemedicina/shared';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

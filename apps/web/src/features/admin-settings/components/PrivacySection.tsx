@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Switch.layer.css';
 import { Switch } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared';
+import { clinicSettingsSchema, type ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

@@ -1,6 +1,10 @@
 import { Checkbox, NumberInput, SimpleGrid, Stack } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { clinicSettingsSchema, uploadFileKinds, type ClinicSettings } from '@telemedicina/shared';
+import {
+  clinicSettingsSchema,
+  uploadFileKinds,
+  type ClinicSettings,
+} from '@telemedicina/shared/clinic-settings';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

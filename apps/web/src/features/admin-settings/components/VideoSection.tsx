@@ -13,7 +13,7 @@ import {
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { iceServerSchema, type ClinicSettings, type IceServer } from '@telemedicina/shared';
+import { iceServerSchema, type ClinicSettings, type IceServer } from '@telemedicina/shared/clinic-settings';
 import { Controller, useFieldArray, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';

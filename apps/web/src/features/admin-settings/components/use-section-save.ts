@@ -1,4 +1,5 @@
-import type { ClinicSettings, UpdateClinicSettingsRequest } from '@telemedicina/shared';
+import type { UpdateClinicSettingsRequest } from '@telemedicina/shared/admin';
+import type { ClinicSettings } from '@telemedicina/shared/clinic-settings';
 import type { ParseKeys } from 'i18next';
 import { useCallback, useState, type FormEvent } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';

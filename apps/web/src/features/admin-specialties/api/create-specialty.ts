@@ -1,4 +1,4 @@
-import { specialtySchema, type CreateSpecialtyRequest, type Specialty } from '@telemedicina/shared';
+import { specialtySchema, type CreateSpecialtyRequest, type Specialty } from '@telemedicina/shared/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

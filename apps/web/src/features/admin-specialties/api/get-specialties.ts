@@ -1,4 +1,4 @@
-import { specialtyPageSchema, type SpecialtyListQuery, type SpecialtyPage } from '@telemedicina/shared';
+import { specialtyPageSchema, type SpecialtyListQuery, type SpecialtyPage } from '@telemedicina/shared/admin';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

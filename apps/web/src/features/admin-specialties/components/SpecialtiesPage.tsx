@@ -2,7 +2,7 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import { Badge, Button, NativeSelect, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import type { Specialty } from '@telemedicina/shared';
+import type { Specialty } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';

@@ -9,7 +9,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconDeviceFloppy, IconPlus, IconTrash } from '@tabler/icons-react';
-import { localizedNameSchema, type Specialty } from '@telemedicina/shared';
+import { localizedNameSchema, type Specialty } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { adminUserSchema, type AdminUser } from '@telemedicina/shared';
+import { adminUserSchema, type AdminUser } from '@telemedicina/shared/admin';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

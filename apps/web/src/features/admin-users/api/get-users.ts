@@ -1,4 +1,4 @@
-import { adminUserPageSchema, type AdminUserListQuery, type AdminUserPage } from '@telemedicina/shared';
+import { adminUserPageSchema, type AdminUserListQuery, type AdminUserPage } from '@telemedicina/shared/admin';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';

@@ -2,7 +2,7 @@ import {
   invitationCreatedResponseSchema,
   type CreateInvitationRequest,
   type InvitationCreatedResponse,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

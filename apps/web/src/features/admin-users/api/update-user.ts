@@ -1,4 +1,4 @@
-import { adminUserSchema, type AdminUpdateUserRequest, type AdminUser } from '@telemedicina/shared';
+import { adminUserSchema, type AdminUpdateUserRequest, type AdminUser } from '@telemedicina/shared/admin';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { userQuery } from './get-user';

@@ -8,7 +8,7 @@ import {
   IconUserOff,
   type Icon,
 } from '@tabler/icons-react';
-import type { AdminUser } from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';

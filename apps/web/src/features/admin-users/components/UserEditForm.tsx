@@ -4,13 +4,9 @@ import '@mantine/core/styles/SimpleGrid.layer.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
 import { IconCircleCheck, IconDeviceFloppy } from '@tabler/icons-react';
-import {
-  languageSchema,
-  personNameSchema,
-  phoneSchema,
-  timeZoneSchema,
-  type AdminUser,
-} from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
+import { personNameSchema, phoneSchema } from '@telemedicina/shared/auth';
+import { languageSchema, timeZoneSchema } from '@telemedicina/shared/common';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -3,7 +3,7 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
 import { Anchor, Avatar, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconHistory } from '@tabler/icons-react';
-import type { AdminUser } from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../../lib/format';

@@ -6,7 +6,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Alert, Badge, Button, Checkbox, Group, Paper, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconDeviceFloppy } from '@tabler/icons-react';
-import type { AdminUser } from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';

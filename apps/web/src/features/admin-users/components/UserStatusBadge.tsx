@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge } from '@mantine/core';
-import type { AdminUser } from '@telemedicina/shared';
+import type { AdminUser } from '@telemedicina/shared/admin';
 import { useTranslation } from 'react-i18next';
 import { displayStatus, userStatusColors } from '../user-status';
 

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import { Badge, Button, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { IconDownload, IconUserPlus } from '@tabler/icons-react';
-import { adminUserStatusFilterSchema, type AdminUser } from '@telemedicina/shared';
+import { adminUserStatusFilterSchema, type AdminUser } from '@telemedicina/shared/admin';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPage, ListPageFrame } from '../../../components/list-page';

@@ -1,4 +1,4 @@
-import { globalSearchResponseSchema, type GlobalSearchResponse } from '@telemedicina/shared';
+import { globalSearchResponseSchema, type GlobalSearchResponse } from '@telemedicina/shared/search';
 import { parseAnswer } from '../../../lib/parse-answer';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';

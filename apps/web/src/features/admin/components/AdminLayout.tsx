@@ -10,7 +10,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import { Alert, AppShell, Burger, Group, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconShieldLock } from '@tabler/icons-react';
-import { hasAnyPermission } from '@telemedicina/shared';
+import { hasAnyPermission } from '@telemedicina/shared/permission-check';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';

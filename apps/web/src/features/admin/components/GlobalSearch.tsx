@@ -3,7 +3,7 @@ import '@mantine/core/styles/Popover.layer.css';
 import { Badge, Combobox, Group, Loader, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import type { GlobalSearchResponse } from '@telemedicina/shared';
+import type { GlobalSearchResponse } from '@telemedicina/shared/search';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-import type { SessionInfo } from '@telemedicina/shared';
+import type { SessionInfo } from '@telemedicina/shared/auth';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';

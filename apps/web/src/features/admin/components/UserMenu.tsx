@@ -1,5 +1,5 @@
 import { AccountMenu } from '../../../components/account-menu/AccountMenu';
-import type { User } from '@telemedicina/shared';
+import type { User } from '@telemedicina/shared/auth';
 import classes from './AdminLayout.module.css';
 
 /** The staff frame's account menu: the name beside the photo; the profile, or only its security page. */

@@ -10,7 +10,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconAdjustments, IconChevronDown } from '@tabler/icons-react';
-import { apiBasePath } from '@telemedicina/shared';
+import { apiBasePath } from '@telemedicina/shared/api';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Uploader } from '../../../components/uploader/Uploader';

@@ -1,4 +1,5 @@
-import { appointmentSchema, type Appointment, type BookAppointmentRequest } from '@telemedicina/shared';
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import type { BookAppointmentRequest } from '@telemedicina/shared/booking';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { appointmentPageSchema, type Appointment } from '@telemedicina/shared';
+import { appointmentPageSchema, type Appointment } from '@telemedicina/shared/appointment';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

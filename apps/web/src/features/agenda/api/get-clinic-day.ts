@@ -1,4 +1,4 @@
-import { clinicDaySchema, type ClinicDay } from '@telemedicina/shared';
+import { clinicDaySchema, type ClinicDay } from '@telemedicina/shared/reception';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

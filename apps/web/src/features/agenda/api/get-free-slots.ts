@@ -1,4 +1,4 @@
-import { slotsResponseSchema, type Slot } from '@telemedicina/shared';
+import { slotsResponseSchema, type Slot } from '@telemedicina/shared/booking';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { patientLookupResultSchema, type PatientMatch } from '@telemedicina/shared';
+import { patientLookupResultSchema, type PatientMatch } from '@telemedicina/shared/reception';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

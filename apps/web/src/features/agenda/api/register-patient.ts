@@ -1,4 +1,8 @@
-import { patientMatchSchema, type PatientMatch, type RegisterPatientRequest } from '@telemedicina/shared';
+import {
+  patientMatchSchema,
+  type PatientMatch,
+  type RegisterPatientRequest,
+} from '@telemedicina/shared/reception';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

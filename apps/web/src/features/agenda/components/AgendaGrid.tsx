@@ -1,4 +1,5 @@
-import type { Appointment, Slot } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { Slot } from '@telemedicina/shared/booking';
 import { VisuallyHidden } from '@mantine/core';
 import { useEffect, useState, type CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';

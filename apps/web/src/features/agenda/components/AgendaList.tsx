@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Group, Text } from '@mantine/core';
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import type { CSSProperties } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

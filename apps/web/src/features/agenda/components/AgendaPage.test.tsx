@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Appointment, ClinicDay, DoctorProfile } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { DoctorProfile } from '@telemedicina/shared/doctors';
+import type { ClinicDay } from '@telemedicina/shared/reception';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';
 import { sendJson } from '../../../test/http-server';

@@ -16,7 +16,9 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconChevronLeft, IconChevronRight, IconCircleCheck, IconClock } from '@tabler/icons-react';
-import type { Appointment, AppointmentStatus, ClinicDayDoctor } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import type { ClinicDayDoctor } from '@telemedicina/shared/reception';
 import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';

@@ -3,7 +3,7 @@ import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
-import { registerPatientRequestSchema, type PatientMatch } from '@telemedicina/shared';
+import { registerPatientRequestSchema, type PatientMatch } from '@telemedicina/shared/reception';
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -2,9 +2,9 @@ import {
   appointmentPageSchema,
   appointmentSchema,
   type Appointment,
-  type AppointmentListQuery,
   type AppointmentPage,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/appointment';
+import type { AppointmentListQuery } from '@telemedicina/shared/booking';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';

@@ -13,7 +13,8 @@ import {
   IconVideo,
   IconX,
 } from '@tabler/icons-react';
-import { visitCheckInOpensMinutesBefore, type Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import { visitCheckInOpensMinutesBefore } from '@telemedicina/shared/visit-timing';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';

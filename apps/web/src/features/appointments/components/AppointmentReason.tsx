@@ -1,4 +1,4 @@
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { useTranslation } from 'react-i18next';
 
 /**

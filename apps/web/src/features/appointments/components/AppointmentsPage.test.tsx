@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';

@@ -1,7 +1,8 @@
 import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { slotTakenDetailsSchema, type Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import { slotTakenDetailsSchema } from '@telemedicina/shared/booking';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/modal/AppModal';

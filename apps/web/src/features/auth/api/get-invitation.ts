@@ -1,4 +1,4 @@
-import type { InvitationInfo } from '@telemedicina/shared';
+import type { InvitationInfo } from '@telemedicina/shared/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

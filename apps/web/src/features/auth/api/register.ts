@@ -1,4 +1,4 @@
-import type { RegisterRequest } from '@telemedicina/shared';
+import type { RegisterRequest } from '@telemedicina/shared/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 

@@ -1,4 +1,4 @@
-import type { ResetPasswordRequest } from '@telemedicina/shared';
+import type { ResetPasswordRequest } from '@telemedicina/shared/auth';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 

@@ -1,4 +1,4 @@
-import type { LoginRequest, MeResponse } from '@telemedicina/shared';
+import type { LoginRequest, MeResponse } from '@telemedicina/shared/auth';
 import { api, ApiError } from '../../../lib/api-client';
 import { isMeResponse } from '../../../lib/me';
 

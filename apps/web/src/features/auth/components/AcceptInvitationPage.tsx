@@ -1,7 +1,8 @@
 import { Alert, Badge, Button, Checkbox, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconUserCheck } from '@tabler/icons-react';
-import { checkPassword, passwordSchema, personNameSchema, type InvitationInfo } from '@telemedicina/shared';
+import { passwordSchema, personNameSchema, type InvitationInfo } from '@telemedicina/shared/auth';
+import { checkPassword } from '@telemedicina/shared/password-policy';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput, ThemeIcon } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconMailCheck, IconSend } from '@tabler/icons-react';
-import { emailSchema } from '@telemedicina/shared';
+import { emailSchema } from '@telemedicina/shared/auth';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

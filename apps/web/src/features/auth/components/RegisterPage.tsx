@@ -11,7 +11,8 @@ import {
 } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconAlertCircle, IconUserPlus } from '@tabler/icons-react';
-import { checkPassword, registerRequestSchema } from '@telemedicina/shared';
+import { registerRequestSchema } from '@telemedicina/shared/auth';
+import { checkPassword } from '@telemedicina/shared/password-policy';
 import { useId, useMemo, useState } from 'react';
 import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconMailForward } from '@tabler/icons-react';
-import { emailSchema } from '@telemedicina/shared';
+import { emailSchema } from '@telemedicina/shared/auth';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';

@@ -1,7 +1,8 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck, IconKey, IconLogin2 } from '@tabler/icons-react';
-import { checkPassword, passwordSchema } from '@telemedicina/shared';
+import { passwordSchema } from '@telemedicina/shared/auth';
+import { checkPassword } from '@telemedicina/shared/password-policy';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

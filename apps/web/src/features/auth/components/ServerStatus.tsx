@@ -1,5 +1,5 @@
 import { Group, Text } from '@mantine/core';
-import type { HealthResponse } from '@telemedicina/shared';
+import type { HealthResponse } from '@telemedicina/shared/api';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getServerHealth } from '../../../lib/server-health';

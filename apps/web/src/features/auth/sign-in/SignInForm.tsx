@@ -7,7 +7,7 @@ import {
   IconLogin2,
   IconMailForward,
 } from '@tabler/icons-react';
-import type { LoginRequest, MeResponse } from '@telemedicina/shared';
+import type { LoginRequest, MeResponse } from '@telemedicina/shared/auth';
 import { useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import { useEffect, useState } from 'react';
 import { sanitizeReturnTo } from '../../../lib/return-to';
 import { sessionState, type SessionEndReason } from '../../../lib/session-state';

@@ -1,10 +1,5 @@
-import {
-  emailSchema,
-  passwordMaxLength,
-  passwordSchema,
-  recoveryCodeSchema,
-  totpCodeSchema,
-} from '@telemedicina/shared';
+import { emailSchema, passwordSchema, recoveryCodeSchema, totpCodeSchema } from '@telemedicina/shared/auth';
+import { passwordMaxLength } from '@telemedicina/shared/password-policy';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { checkEmail, checkPassword, checkSecondFactorCode, type FieldCheck } from './credentials';

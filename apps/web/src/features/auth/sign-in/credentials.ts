@@ -1,4 +1,4 @@
-import { passwordMaxLength } from '@telemedicina/shared';
+import { passwordMaxLength } from '@telemedicina/shared/password-policy';
 
 /**
  * The sign-in page's own field checks. They mirror the shared `emailSchema`, `passwordSchema`,

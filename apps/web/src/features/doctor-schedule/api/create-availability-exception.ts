@@ -2,7 +2,7 @@ import {
   availabilityExceptionSchema,
   type AvailabilityException,
   type CreateAvailabilityExceptionRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { availabilityExceptionListSchema, type AvailabilityException } from '@telemedicina/shared';
+import { availabilityExceptionListSchema, type AvailabilityException } from '@telemedicina/shared/booking';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

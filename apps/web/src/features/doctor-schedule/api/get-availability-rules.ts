@@ -1,4 +1,7 @@
-import { availabilityRulesResponseSchema, type AvailabilityRulesResponse } from '@telemedicina/shared';
+import {
+  availabilityRulesResponseSchema,
+  type AvailabilityRulesResponse,
+} from '@telemedicina/shared/booking';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

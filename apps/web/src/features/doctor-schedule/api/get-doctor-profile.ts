@@ -1,4 +1,4 @@
-import { doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared';
+import { doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared/doctors';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { specialtyPageSchema } from '@telemedicina/shared';
+import { specialtyPageSchema } from '@telemedicina/shared/admin';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

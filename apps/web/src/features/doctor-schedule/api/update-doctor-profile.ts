@@ -2,7 +2,7 @@ import {
   doctorProfileSchema,
   type DoctorProfile,
   type UpdateDoctorProfileRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/doctors';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -22,7 +22,7 @@ import {
   createAvailabilityExceptionRequestSchema,
   type AvailabilityExceptionKind,
   type CreateAvailabilityExceptionRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/booking';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateRangeInput, type DateRange } from '../../../components/date-range-input/DateRangeInput';

@@ -5,7 +5,7 @@ import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import { ActionIcon, Alert, Badge, Button, Group, Loader, Stack, Switch, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import type { AvailabilityException } from '@telemedicina/shared';
+import type { AvailabilityException } from '@telemedicina/shared/booking';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';

@@ -29,7 +29,7 @@ import {
   updateDoctorProfileRequestSchema,
   type DoctorProfile,
   type UpdateDoctorProfileRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/doctors';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, publishApiErrorAlert } from '../../../lib/api-client';

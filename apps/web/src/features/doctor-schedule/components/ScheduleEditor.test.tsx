@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { AvailabilityRulesResponse, DoctorProfile } from '@telemedicina/shared';
+import type { AvailabilityRulesResponse } from '@telemedicina/shared/booking';
+import type { DoctorProfile } from '@telemedicina/shared/doctors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sampleMe, sendError, startFakeApi, type FakeApi } from '../../../test/fake-api';
 import { sendJson } from '../../../test/http-server';

@@ -4,7 +4,7 @@ import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { ActionIcon, Alert, Badge, Button, Group, Loader, NativeSelect, Stack, Text } from '@mantine/core';
 import { IconCopy, IconDeviceFloppy, IconPlus, IconTrash, IconWorld } from '@tabler/icons-react';
-import type { AvailabilityRulesResponse } from '@telemedicina/shared';
+import type { AvailabilityRulesResponse } from '@telemedicina/shared/booking';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, publishApiErrorAlert } from '../../../lib/api-client';

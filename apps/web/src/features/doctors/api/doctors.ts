@@ -1,15 +1,13 @@
+import { adminUserPageSchema, specialtyPageSchema } from '@telemedicina/shared/admin';
+import { appointmentSchema, type Appointment } from '@telemedicina/shared/appointment';
+import type { BookAppointmentRequest } from '@telemedicina/shared/booking';
 import {
-  adminUserPageSchema,
-  appointmentSchema,
   doctorDirectoryPageSchema,
   doctorProfileSchema,
-  specialtyPageSchema,
-  type Appointment,
-  type BookAppointmentRequest,
   type DoctorDirectoryPage,
   type DoctorDirectoryQuery,
   type DoctorProfile,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/doctors';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

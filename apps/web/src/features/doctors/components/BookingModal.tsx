@@ -5,7 +5,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Select, Stack, Text, Textarea } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { appointmentReasonSchema, slotTakenDetailsSchema } from '@telemedicina/shared';
+import { appointmentReasonSchema, slotTakenDetailsSchema } from '@telemedicina/shared/booking';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

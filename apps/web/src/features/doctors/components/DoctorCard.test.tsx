@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import type { DoctorDirectoryItem } from '@telemedicina/shared';
+import type { DoctorDirectoryItem } from '@telemedicina/shared/doctors';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '../../../test/render';

@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Button, Text } from '@mantine/core';
-import type { DoctorDirectoryItem } from '@telemedicina/shared';
+import type { DoctorDirectoryItem } from '@telemedicina/shared/doctors';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {

@@ -1,6 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Appointment, DoctorProfile, Slot } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { Slot } from '@telemedicina/shared/booking';
+import type { DoctorProfile } from '@telemedicina/shared/doctors';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, sendError, startFakeApi, type FakeApi } from '../../../test/fake-api';

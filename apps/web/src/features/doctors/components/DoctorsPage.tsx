@@ -21,7 +21,7 @@ import {
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { languageCodes } from '@telemedicina/shared';
+import { languageCodes } from '@telemedicina/shared/doctors';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { describeRange, ListSearchInput } from '../../../components/list-table';

@@ -1,4 +1,5 @@
-import { hasAnyPermission, type MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
+import { hasAnyPermission } from '@telemedicina/shared/permission-check';
 import { requestUpcomingAppointments, upcomingWindowStart } from '../../../lib/upcoming-appointments';
 
 /** The home page's list asked for as the page boots: its window, and its answer once it has come. */

@@ -1,4 +1,4 @@
-import { appointmentPageSchema, type AppointmentPage } from '@telemedicina/shared';
+import { appointmentPageSchema, type AppointmentPage } from '@telemedicina/shared/appointment';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCalendarEvent, IconCalendarPlus, IconVideo } from '@tabler/icons-react';
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

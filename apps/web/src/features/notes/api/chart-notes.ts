@@ -1,4 +1,4 @@
-import { chartNoteListSchema, type ChartNoteList } from '@telemedicina/shared';
+import { chartNoteListSchema, type ChartNoteList } from '@telemedicina/shared/notes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

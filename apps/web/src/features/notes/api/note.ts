@@ -5,7 +5,7 @@ import {
   type SaveNoteRequest,
   type SetNoteDiagnosesRequest,
   type VisitNote,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notes';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { diagnosisListSchema, type Diagnosis } from '@telemedicina/shared';
+import { diagnosisListSchema, type Diagnosis } from '@telemedicina/shared/prescriptions';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

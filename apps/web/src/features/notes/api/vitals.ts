@@ -1,4 +1,4 @@
-import { vitalsResponseSchema, type ReportVitalsRequest, type Vitals } from '@telemedicina/shared';
+import { vitalsResponseSchema, type ReportVitalsRequest, type Vitals } from '@telemedicina/shared/notes';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

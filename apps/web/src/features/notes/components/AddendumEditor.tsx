@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LazyRichTextEditor } from '../../../components/rich-text-editor';

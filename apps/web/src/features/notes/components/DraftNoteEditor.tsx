@@ -2,7 +2,12 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconLayoutList, IconRefresh, IconSignature } from '@tabler/icons-react';
-import { noteSections, type NoteDiagnosis, type NoteSection, type VisitNote } from '@telemedicina/shared';
+import {
+  noteSections,
+  type NoteDiagnosis,
+  type NoteSection,
+  type VisitNote,
+} from '@telemedicina/shared/notes';
 import { Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';

@@ -8,7 +8,7 @@ import {
   IconCopy,
   IconListCheck,
 } from '@tabler/icons-react';
-import { noteSections } from '@telemedicina/shared';
+import { noteSections } from '@telemedicina/shared/notes';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useClock } from '../../../lib/use-clock';

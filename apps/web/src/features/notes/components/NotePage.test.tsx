@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, sendError, startFakeApi, type FakeApi } from '../../../test/fake-api';

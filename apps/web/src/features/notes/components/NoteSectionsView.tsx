@@ -1,5 +1,5 @@
 import { Text, Typography } from '@mantine/core';
-import { noteSections, type VisitNote } from '@telemedicina/shared';
+import { noteSections, type VisitNote } from '@telemedicina/shared/notes';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { sanitizeHtml } from '../../../lib/sanitize-html';

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Button, Center, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconLock } from '@tabler/icons-react';
-import type { NoteEnvelope, VisitNote } from '@telemedicina/shared';
+import type { NoteEnvelope, VisitNote } from '@telemedicina/shared/notes';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Paper.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDownload, IconLock, IconPlus } from '@tabler/icons-react';
-import type { VisitNote } from '@telemedicina/shared';
+import type { VisitNote } from '@telemedicina/shared/notes';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';

@@ -8,7 +8,7 @@ import {
   vitalRanges,
   type VitalName,
   type Vitals,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/notes';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

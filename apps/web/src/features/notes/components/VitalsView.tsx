@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { vitalNames, type VitalName, type Vitals } from '@telemedicina/shared';
+import { vitalNames, type VitalName, type Vitals } from '@telemedicina/shared/notes';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';

@@ -1,4 +1,4 @@
-import type { SaveNoteRequest, VisitNote } from '@telemedicina/shared';
+import type { SaveNoteRequest, VisitNote } from '@telemedicina/shared/notes';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { sampleNote } from '../test-notes';

@@ -1,4 +1,4 @@
-import type { NoteSection, SaveNoteRequest, VisitNote } from '@telemedicina/shared';
+import type { NoteSection, SaveNoteRequest, VisitNote } from '@telemedicina/shared/notes';
 import { ApiError } from '../../../lib/api-client';
 import { conflictNoteOf } from '../api/note';
 

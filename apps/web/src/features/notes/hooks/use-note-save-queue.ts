@@ -1,4 +1,4 @@
-import type { NoteSection, VisitNote } from '@telemedicina/shared';
+import type { NoteSection, VisitNote } from '@telemedicina/shared/notes';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { saveNote } from '../api/note';
 import { createNoteSaveQueue, type NoteSaveQueue, type SaveQueueState } from './note-save-queue';

@@ -1,4 +1,4 @@
-import type { Notification, NotificationPage } from '@telemedicina/shared';
+import type { Notification, NotificationPage } from '@telemedicina/shared/notifications';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

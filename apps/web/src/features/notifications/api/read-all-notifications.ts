@@ -1,4 +1,4 @@
-import type { NotificationPage, NotificationsReadAllResult } from '@telemedicina/shared';
+import type { NotificationPage, NotificationsReadAllResult } from '@telemedicina/shared/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,5 @@
-import type { Notification, ServerToClientEvents } from '@telemedicina/shared';
+import type { Notification } from '@telemedicina/shared/notifications';
+import type { ServerToClientEvents } from '@telemedicina/shared/realtime';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -8,7 +8,8 @@ import { ActionIcon, Button, Group, Indicator, Popover, Skeleton, Stack, Text } 
 import { useDisclosure } from '@mantine/hooks';
 import { Notifications, notifications as toasts } from '@mantine/notifications';
 import { IconBell } from '@tabler/icons-react';
-import { portalPathFor, type Notification } from '@telemedicina/shared';
+import type { Notification } from '@telemedicina/shared/notifications';
+import { portalPathFor } from '@telemedicina/shared/portal';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -11,7 +11,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
-import type { Notification } from '@telemedicina/shared';
+import type { Notification } from '@telemedicina/shared/notifications';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';

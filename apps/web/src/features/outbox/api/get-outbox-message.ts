@@ -1,4 +1,4 @@
-import type { OutboxMessage } from '@telemedicina/shared';
+import type { OutboxMessage } from '@telemedicina/shared/auth';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,4 @@
-import type { OutboxItem } from '@telemedicina/shared';
+import type { OutboxItem } from '@telemedicina/shared/auth';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,6 @@
-import { isPortalUser, type Appointment, type MeResponse } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { MeResponse } from '@telemedicina/shared/auth';
+import { isPortalUser } from '@telemedicina/shared/portal';
 import { api } from '../../../lib/api-client';
 import { requestUpcomingAppointments, upcomingWindowStart } from '../../../lib/upcoming-appointments';
 import { pickOpenVisits } from '../next-visit';

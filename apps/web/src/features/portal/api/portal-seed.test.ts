@@ -1,4 +1,4 @@
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { QueryClient } from '@tanstack/react-query';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,9 +1,7 @@
-import {
-  appointmentPageSchema,
-  chartNoteListSchema,
-  doctorProfileSchema,
-  prescriptionListSchema,
-} from '@telemedicina/shared';
+import { appointmentPageSchema } from '@telemedicina/shared/appointment';
+import { doctorProfileSchema } from '@telemedicina/shared/doctors';
+import { chartNoteListSchema } from '@telemedicina/shared/notes';
+import { prescriptionListSchema } from '@telemedicina/shared/prescriptions';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { queryKeys } from '../../../lib/query-keys';

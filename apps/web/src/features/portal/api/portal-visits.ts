@@ -1,13 +1,7 @@
-import {
-  appointmentPageSchema,
-  chartNoteListSchema,
-  type ChartNoteList,
-  doctorProfileSchema,
-  prescriptionListSchema,
-  type AppointmentPage,
-  type DoctorProfile,
-  type PrescriptionList,
-} from '@telemedicina/shared';
+import { appointmentPageSchema, type AppointmentPage } from '@telemedicina/shared/appointment';
+import { doctorProfileSchema, type DoctorProfile } from '@telemedicina/shared/doctors';
+import { chartNoteListSchema, type ChartNoteList } from '@telemedicina/shared/notes';
+import { prescriptionListSchema, type PrescriptionList } from '@telemedicina/shared/prescriptions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { appConfig } from '../../../lib/config';

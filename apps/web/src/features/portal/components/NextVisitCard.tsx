@@ -8,7 +8,8 @@ import {
   IconDeviceLaptop,
   IconVideo,
 } from '@tabler/icons-react';
-import type { Appointment, DoctorProfile } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
+import type { DoctorProfile } from '@telemedicina/shared/doctors';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClock } from '../../../lib/use-clock';

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import type { Appointment } from '@telemedicina/shared';
+import type { Appointment } from '@telemedicina/shared/appointment';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';

@@ -1,4 +1,8 @@
-import { prescriptionSchema, type CreatePrescriptionRequest, type Prescription } from '@telemedicina/shared';
+import {
+  prescriptionSchema,
+  type CreatePrescriptionRequest,
+  type Prescription,
+} from '@telemedicina/shared/prescriptions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

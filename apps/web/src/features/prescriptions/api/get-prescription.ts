@@ -1,4 +1,4 @@
-import { prescriptionSchema, type Prescription } from '@telemedicina/shared';
+import { prescriptionSchema, type Prescription } from '@telemedicina/shared/prescriptions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { appConfig } from '../../../lib/config';

@@ -1,4 +1,7 @@
-import { prescriptionVerificationSchema, type PrescriptionVerification } from '@telemedicina/shared';
+import {
+  prescriptionVerificationSchema,
+  type PrescriptionVerification,
+} from '@telemedicina/shared/prescriptions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

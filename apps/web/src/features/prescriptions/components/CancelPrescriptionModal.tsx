@@ -1,7 +1,7 @@
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
-import { cancelPrescriptionRequestSchema } from '@telemedicina/shared';
+import { cancelPrescriptionRequestSchema } from '@telemedicina/shared/prescriptions';
 import type { ParseKeys } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';

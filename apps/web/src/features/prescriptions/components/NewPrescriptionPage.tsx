@@ -19,7 +19,7 @@ import {
   createPrescriptionRequestSchema,
   prescriptionMaxItems,
   type PrescriptionItemInput,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/prescriptions';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import type { ParseKeys } from 'i18next';
 import { useState, type FormEvent } from 'react';

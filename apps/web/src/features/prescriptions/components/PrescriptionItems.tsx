@@ -1,4 +1,4 @@
-import type { PrescriptionItem } from '@telemedicina/shared';
+import type { PrescriptionItem } from '@telemedicina/shared/prescriptions';
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import classes from './Prescriptions.module.css';

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Button, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { normalizeVerificationCode } from '@telemedicina/shared';
+import { normalizeVerificationCode } from '@telemedicina/shared/prescriptions';
 import { IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import type { ChangePasswordRequest } from '@telemedicina/shared';
+import type { ChangePasswordRequest } from '@telemedicina/shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,4 @@
-import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared';
+import type { MfaEnableResponse, MfaSetupResponse } from '@telemedicina/shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,4 @@
-import type { MeResponse } from '@telemedicina/shared';
+import type { MeResponse } from '@telemedicina/shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { sendImageUpload } from '../../../components/image-upload';
 import type { UploadProgress } from '../../../components/uploader/upload-request';

@@ -1,4 +1,4 @@
-import type { ActiveSession } from '@telemedicina/shared';
+import type { ActiveSession } from '@telemedicina/shared/auth';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck, IconKey } from '@tabler/icons-react';
-import { checkPassword, passwordSchema, type User } from '@telemedicina/shared';
+import { passwordSchema, type User } from '@telemedicina/shared/auth';
+import { checkPassword } from '@telemedicina/shared/password-policy';
 import { useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

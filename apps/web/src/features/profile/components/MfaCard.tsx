@@ -12,7 +12,7 @@ import {
 } from '@mantine/core';
 import { useClipboard } from '@mantine/hooks';
 import { IconCheck, IconCopy, IconShieldCheck, IconShieldOff } from '@tabler/icons-react';
-import { passwordSchema, totpCodeSchema, type MfaSetupResponse, type User } from '@telemedicina/shared';
+import { passwordSchema, totpCodeSchema, type MfaSetupResponse, type User } from '@telemedicina/shared/auth';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

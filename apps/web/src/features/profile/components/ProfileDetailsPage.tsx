@@ -1,13 +1,8 @@
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { IconCircleCheck, IconDeviceFloppy } from '@tabler/icons-react';
-import {
-  languageSchema,
-  personNameSchema,
-  phoneSchema,
-  timeZoneSchema,
-  type MeResponse,
-} from '@telemedicina/shared';
+import { personNameSchema, phoneSchema, type MeResponse } from '@telemedicina/shared/auth';
+import { languageSchema, timeZoneSchema } from '@telemedicina/shared/common';
 import { useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

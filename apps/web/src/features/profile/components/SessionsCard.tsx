@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Paper, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconDeviceMobile, IconLogout } from '@tabler/icons-react';
-import type { ActiveSession } from '@telemedicina/shared';
+import type { ActiveSession } from '@telemedicina/shared/auth';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';

@@ -1,4 +1,4 @@
-import { allergySchema, type Allergy, type CreateAllergyRequest } from '@telemedicina/shared';
+import { allergySchema, type Allergy, type CreateAllergyRequest } from '@telemedicina/shared/records';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

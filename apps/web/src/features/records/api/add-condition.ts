@@ -1,4 +1,4 @@
-import { conditionSchema, type Condition, type CreateConditionRequest } from '@telemedicina/shared';
+import { conditionSchema, type Condition, type CreateConditionRequest } from '@telemedicina/shared/records';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

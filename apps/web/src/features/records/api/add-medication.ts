@@ -1,4 +1,8 @@
-import { medicationSchema, type CreateMedicationRequest, type Medication } from '@telemedicina/shared';
+import {
+  medicationSchema,
+  type CreateMedicationRequest,
+  type Medication,
+} from '@telemedicina/shared/records';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,5 @@
-import { apiBasePath, documentFileUrl } from '@telemedicina/shared';
+import { apiBasePath } from '@telemedicina/shared/api';
+import { documentFileUrl } from '@telemedicina/shared/documents';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,4 @@
-import type { AdminRecordExportRequest } from '@telemedicina/shared';
+import type { AdminRecordExportRequest } from '@telemedicina/shared/export';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api } from '../../../lib/api-client';

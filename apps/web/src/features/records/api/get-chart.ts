@@ -1,4 +1,4 @@
-import { chartSchema, type Chart } from '@telemedicina/shared';
+import { chartSchema, type Chart } from '@telemedicina/shared/records';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { patientPageSchema, type PatientPage } from '@telemedicina/shared';
+import { patientPageSchema, type PatientPage } from '@telemedicina/shared/records';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

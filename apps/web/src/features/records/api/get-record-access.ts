@@ -1,4 +1,4 @@
-import { recordAccessPageSchema, type RecordAccessPage } from '@telemedicina/shared';
+import { recordAccessPageSchema, type RecordAccessPage } from '@telemedicina/shared/records';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

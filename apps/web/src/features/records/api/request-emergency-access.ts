@@ -2,7 +2,7 @@ import {
   emergencyAccessSchema,
   type EmergencyAccess,
   type EmergencyAccessRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import type { UpdatePatientProfileRequest } from '@telemedicina/shared';
+import type { UpdatePatientProfileRequest } from '@telemedicina/shared/records';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';

@@ -11,7 +11,7 @@ import {
   createAllergyRequestSchema,
   createConditionRequestSchema,
   createMedicationRequestSchema,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import type { ReactNode } from 'react';
 import { useForm, type FieldValues, type Path, type UseFormSetError } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

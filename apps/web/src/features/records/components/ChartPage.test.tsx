@@ -1,4 +1,4 @@
-import type { Chart } from '@telemedicina/shared';
+import type { Chart } from '@telemedicina/shared/records';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -19,7 +19,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
-import type { AppointmentStatus, Chart } from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import type { Chart } from '@telemedicina/shared/records';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

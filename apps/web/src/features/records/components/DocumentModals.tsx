@@ -10,7 +10,7 @@ import {
   documentFileFieldName,
   type ChartDocument,
   type DocumentCategory,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/documents';
 import { useMediaQuery } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';

@@ -25,7 +25,7 @@ import {
   IconTrash,
   IconUpload,
 } from '@tabler/icons-react';
-import type { ChartDocument } from '@telemedicina/shared';
+import type { ChartDocument } from '@telemedicina/shared/documents';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';

@@ -7,7 +7,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { emergencyAccessMinutes, emergencyAccessRequestSchema } from '@telemedicina/shared';
+import { emergencyAccessMinutes, emergencyAccessRequestSchema } from '@telemedicina/shared/records';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';

@@ -11,7 +11,7 @@ import {
   adminRecordExportRequestSchema,
   recordExportReasonMaxLength,
   recordExportReasonMinLength,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/export';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import type { PatientSummary } from '@telemedicina/shared';
+import type { PatientSummary } from '@telemedicina/shared/records';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { matchEmptyMediaQuery } from '../../../components/list-table/testing';
 import { sampleMe, startFakeApi, type FakeApi } from '../../../test/fake-api';

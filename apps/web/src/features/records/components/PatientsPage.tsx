@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import type { PatientSummary } from '@telemedicina/shared';
+import type { PatientSummary } from '@telemedicina/shared/records';
 import { useTranslation } from 'react-i18next';
 import { ListPage, ListPageFrame } from '../../../components/list-page';
 import type { ListTableColumn } from '../../../components/list-table';

@@ -11,7 +11,7 @@ import {
   updatePatientProfileRequestSchema,
   type Chart,
   type UpdatePatientProfileRequest,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/records';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/modal/AppModal';

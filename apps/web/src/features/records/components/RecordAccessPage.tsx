@@ -1,6 +1,7 @@
 import '@mantine/core/styles/Badge.layer.css';
 import { Badge, Stack, Text } from '@mantine/core';
-import { recordAccessActions, type AuditAction, type RecordAccessEntry } from '@telemedicina/shared';
+import { recordAccessActions, type AuditAction } from '@telemedicina/shared/audit-actions';
+import type { RecordAccessEntry } from '@telemedicina/shared/records';
 import { useTranslation } from 'react-i18next';
 import { ListPage, ListPageFrame } from '../../../components/list-page';
 import type { ListTableColumn } from '../../../components/list-table';

@@ -1,4 +1,4 @@
-import type { MeResponse, UpdateProfileRequest } from '@telemedicina/shared';
+import type { MeResponse, UpdateProfileRequest } from '@telemedicina/shared/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from '../../../lib/api-client';
 import { isMeResponse, storeMe } from '../../../lib/session';

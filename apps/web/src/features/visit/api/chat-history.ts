@@ -1,4 +1,4 @@
-import { chatHistorySchema, type ChatHistory } from '@telemedicina/shared';
+import { chatHistorySchema, type ChatHistory } from '@telemedicina/shared/visits';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';
 

@@ -1,4 +1,4 @@
-import { apiBasePath } from '@telemedicina/shared';
+import { apiBasePath } from '@telemedicina/shared/api';
 
 /** Where a visit's chat files are uploaded (`POST`, multipart field `file`, optional `clientId`). */
 export function visitFilesUrl(appointmentId: string): string {

@@ -5,7 +5,7 @@ import {
   type CreateGuestInviteRequest,
   type GuestInvite,
   type RedeemGuestInviteResponse,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

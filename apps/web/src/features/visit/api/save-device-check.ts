@@ -1,4 +1,4 @@
-import { deviceCheckSchema, type DeviceCheck, type DeviceCheckResult } from '@telemedicina/shared';
+import { deviceCheckSchema, type DeviceCheck, type DeviceCheckResult } from '@telemedicina/shared/visits';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { visitStateSchema, type AdmitRequest, type VisitState } from '@telemedicina/shared';
+import { visitStateSchema, type AdmitRequest, type VisitState } from '@telemedicina/shared/visits';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,4 +1,4 @@
-import { waitingRoomSchema, type WaitingRoom } from '@telemedicina/shared';
+import { waitingRoomSchema, type WaitingRoom } from '@telemedicina/shared/visits';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';

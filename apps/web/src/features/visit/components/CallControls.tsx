@@ -16,7 +16,7 @@ import {
   IconUserPlus,
   IconVideoOff,
 } from '@tabler/icons-react';
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LocalMedia } from '../hooks/use-local-media';

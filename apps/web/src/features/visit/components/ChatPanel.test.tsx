@@ -1,5 +1,5 @@
 import { fireEvent, screen } from '@testing-library/react';
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render';
 import { addPending, emptyChatLog, mergeMessages } from '../chat-log';

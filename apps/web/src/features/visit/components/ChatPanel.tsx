@@ -5,7 +5,7 @@ import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
 import { ActionIcon, Anchor, Group, Stack, Text, Textarea, Tooltip } from '@mantine/core';
 import { IconPaperclip, IconSend } from '@tabler/icons-react';
-import type { ChatMessage } from '@telemedicina/shared';
+import type { ChatMessage } from '@telemedicina/shared/visits';
 import clsx from 'clsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

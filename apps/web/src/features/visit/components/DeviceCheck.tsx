@@ -17,7 +17,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconLoader2, IconVolume, IconX } from '@tabler/icons-react';
-import { deviceRiskOf, type DeviceCheckResult } from '@telemedicina/shared';
+import { deviceRiskOf, type DeviceCheckResult } from '@telemedicina/shared/visits';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import {

@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
 import { Alert, Anchor, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import type { DeviceCheckResult } from '@telemedicina/shared';
+import type { DeviceCheckResult } from '@telemedicina/shared/visits';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { SectionForbidden } from '../../../components/section-page/SectionForbidden';

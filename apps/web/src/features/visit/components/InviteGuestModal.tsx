@@ -22,7 +22,8 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconCheck, IconCopy, IconTrash } from '@tabler/icons-react';
-import { createGuestInviteRequestSchema, type GuestInvite, type Language } from '@telemedicina/shared';
+import type { Language } from '@telemedicina/shared/i18n';
+import { createGuestInviteRequestSchema, type GuestInvite } from '@telemedicina/shared/visits';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppModal } from '../../../components/modal/AppModal';

@@ -1,5 +1,5 @@
 import { screen } from '@testing-library/react';
-import type { VisitParticipant, VisitState } from '@telemedicina/shared';
+import type { VisitParticipant, VisitState } from '@telemedicina/shared/visits';
 import { MemoryRouter } from 'react-router';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../../test/fake-api';

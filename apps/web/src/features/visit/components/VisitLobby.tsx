@@ -24,7 +24,7 @@ import {
   IconMicrophoneOff,
   IconVideoOff,
 } from '@tabler/icons-react';
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
