@@ -130,7 +130,10 @@ export const visitStateSchema = z.object({
   /** The doctor announced being late by this many minutes (null = on time). */
   runningLateMinutes: z.number().int().nullable(),
   deviceCheck: deviceCheckSchema.nullable(),
-  /** STUN/TURN servers for RTCPeerConnection (from the clinic settings). */
+  /**
+   * STUN/TURN servers for RTCPeerConnection: the clinic's (settings), plus, when the server has a
+   * TURN secret, a TURN entry with credentials issued to this participant alone, short-lived.
+   */
   iceServers: z.array(
     z.object({
       urls: z.array(z.string()),
@@ -138,6 +141,12 @@ export const visitStateSchema = z.object({
       credential: z.string().optional(),
     }),
   ),
+  /**
+   * For how many seconds from this answer the issued TURN credentials are accepted for new relays
+   * (a duration, so a device's wrong clock does not matter); the page asks for its state again
+   * before then. Absent or null: nothing in `iceServers` expires.
+   */
+  iceServersTtlSeconds: z.number().int().positive().nullable().optional(),
   /** The patient and the doctor may share files; limits come from the upload settings. */
   canShareFiles: z.boolean(),
   canInvite: z.boolean(),

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       redisUrl: null,
       redisKeyPrefix: 'telemedicina',
       iceServers: [],
+      turn: null,
       passwordHashing: { memoryCostKib: 19_456, timeCost: 2 },
       reminderPollSeconds: 30,
       securityScanNoRateLimits: false,
@@ -124,6 +125,62 @@ describe('loadConfig', () => {
     const error = configError({ ICE_SERVERS: value });
     expect(error.issues.map((issue) => issue.variable)).toEqual(['ICE_SERVERS']);
     expect(error.message).not.toContain(value);
+  });
+
+  it('reads the TURN relay: a comma list or a JSON array of URLs, a TTL of an hour unless set', () => {
+    const secret = 's3cret-turn-value-0123456789';
+    expect(
+      loadConfig({
+        TURN_SECRET: secret,
+        TURN_URLS: 'turn:turn.example.org:3478?transport=udp, turns:turn.example.org:5349',
+      }).turn,
+    ).toEqual({
+      secret,
+      urls: ['turn:turn.example.org:3478?transport=udp', 'turns:turn.example.org:5349'],
+      ttlSeconds: 3600,
+    });
+    expect(
+      loadConfig({
+        TURN_SECRET: secret,
+        TURN_URLS: '["turn:127.0.0.1:3478"]',
+        TURN_TTL_SECONDS: '5',
+      }).turn,
+    ).toEqual({ secret, urls: ['turn:127.0.0.1:3478'], ttlSeconds: 5 });
+    expect(loadConfig({}).turn).toBeNull();
+  });
+
+  it.each([
+    [{ TURN_SECRET: 'x'.repeat(20) }, 'TURN_URLS', 'is required with TURN_SECRET'],
+    [{ TURN_URLS: 'turn:turn.example.org' }, 'TURN_SECRET', 'is required with TURN_URLS'],
+    [{ TURN_TTL_SECONDS: '60' }, 'TURN_TTL_SECONDS', 'needs TURN_SECRET and TURN_URLS'],
+    [{ TURN_SECRET: 'x'.repeat(20), TURN_URLS: 'stun:a.example.org' }, 'TURN_URLS', 'turn: or turns:'],
+    [{ TURN_SECRET: 'x'.repeat(20), TURN_URLS: '["turn:a", 3]' }, 'TURN_URLS', 'turn: or turns:'],
+    [{ TURN_SECRET: 'x'.repeat(20), TURN_URLS: '' }, 'TURN_URLS', 'is required with TURN_SECRET'],
+    [
+      { TURN_SECRET: 'x'.repeat(20), TURN_URLS: 'turn:a', TURN_TTL_SECONDS: '4' },
+      'TURN_TTL_SECONDS',
+      'between 5 and 86400',
+    ],
+    [
+      { TURN_SECRET: 'x'.repeat(20), TURN_URLS: 'turn:a', TURN_TTL_SECONDS: '86401' },
+      'TURN_TTL_SECONDS',
+      'between 5 and 86400',
+    ],
+    [
+      { TURN_SECRET: 'x'.repeat(20), TURN_URLS: 'turn:a', TURN_TTL_SECONDS: 'an hour' },
+      'TURN_TTL_SECONDS',
+      'whole number of seconds',
+    ],
+  ])('refuses the half-done or wrong TURN set-up %j', (env, variable, message) => {
+    const error = configError(env);
+    expect(error.issues).toEqual([{ variable, message: expect.stringContaining(message) }]);
+  });
+
+  it('refuses a short TURN_SECRET without echoing it', () => {
+    const error = configError({ TURN_SECRET: 'short-secret', TURN_URLS: 'turn:a.example.org' });
+    expect(error.issues.map((issue) => issue.variable)).toEqual(['TURN_SECRET']);
+    expect(error.message).toContain('at least 16 characters');
+    expect(error.message).not.toContain('short-secret');
   });
 
   it('seeds the demo only on the embedded database unless SEED_DEMO says otherwise', () => {

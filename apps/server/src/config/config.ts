@@ -68,6 +68,12 @@ export interface Config {
    */
   iceServers: IceServer[];
   /**
+   * TURN relay with short-lived credentials (`TURN_SECRET`, `TURN_URLS`, `TURN_TTL_SECONDS`): the
+   * TURN REST API scheme coturn checks with `use-auth-secret` + `static-auth-secret`. Each visit
+   * participant gets its own credentials in its visit state. Null (or absent) = no TURN issued.
+   */
+  turn?: TurnConfig | null;
+  /**
    * argon2id cost. Production follows OWASP (19 MiB, 2 passes); tests use a
    * light setting so suites stay fast. Not read from the environment.
    */
@@ -80,6 +86,19 @@ export interface Config {
    */
   securityScanNoRateLimits?: boolean;
 }
+
+/** The TURN relay the server issues credentials for. The secret is never logged nor sent. */
+export interface TurnConfig {
+  /** coturn's `static-auth-secret`. */
+  secret: string;
+  /** `turn:` / `turns:` URLs of the relay. */
+  urls: string[];
+  /** How long issued credentials are accepted for new relays, in seconds. */
+  ttlSeconds: number;
+}
+
+/** Bounds of `TURN_TTL_SECONDS`: at least a few seconds (tests), at most a day (the TURN REST API draft's advice). */
+export const turnTtlBounds = { min: 5, max: 86_400, fallback: 3_600 } as const;
 
 /** OWASP's argon2id recommendation: m=19 MiB, t=2, p=1. */
 export const productionPasswordHashing = { memoryCostKib: 19_456, timeCost: 2 } as const;
@@ -180,6 +199,30 @@ const iceServers = z.string().transform((value, ctx): IceServer[] => {
   return parsed.data;
 });
 
+const turnUrlPattern = /^turns?:[^\s,"]+$/;
+const turnUrlsMessage =
+  'must be turn: or turns: URLs, comma-separated or a JSON array, at most 10, such as turn:turn.example.org:3478?transport=udp,turns:turn.example.org:5349';
+
+/** `TURN_URLS`: `turn:a,turns:b` or `["turn:a","turns:b"]`; 1 to 10 turn:/turns: URLs. */
+const turnUrls = z.string().transform((value, ctx): string[] => {
+  let entries: unknown;
+  if (value.trim().startsWith('[')) {
+    try {
+      entries = JSON.parse(value);
+    } catch {
+      entries = null;
+    }
+  } else {
+    entries = value.split(',').map((entry) => entry.trim());
+  }
+  const parsed = z.array(z.string().trim().max(300).regex(turnUrlPattern)).min(1).max(10).safeParse(entries);
+  if (!parsed.success) {
+    ctx.addIssue({ code: 'custom', message: turnUrlsMessage });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -228,6 +271,27 @@ const envSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$/, 'must be 1 to 63 letters, digits or _ . : -')
     .default('telemedicina'),
   ICE_SERVERS: iceServers.optional(),
+  TURN_SECRET: z
+    .string()
+    .min(
+      16,
+      "must be at least 16 characters (for example `openssl rand -hex 32`), the same as coturn's static-auth-secret",
+    )
+    .max(512, 'must be at most 512 characters')
+    .optional(),
+  TURN_URLS: turnUrls.optional(),
+  TURN_TTL_SECONDS: z
+    .string()
+    .regex(/^\d+$/, `must be a whole number of seconds between ${turnTtlBounds.min} and ${turnTtlBounds.max}`)
+    .transform(Number)
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(turnTtlBounds.min, `must be between ${turnTtlBounds.min} and ${turnTtlBounds.max} seconds`)
+        .max(turnTtlBounds.max, `must be between ${turnTtlBounds.min} and ${turnTtlBounds.max} seconds`),
+    )
+    .optional(),
   REMINDER_POLL_SECONDS: z.coerce
     .number({ message: 'must be a whole number of seconds' })
     .int({ message: 'must be a whole number of seconds' })
@@ -260,9 +324,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       parsed.error.issues.map((issue) => {
         const variable = String(issue.path[0] ?? 'environment');
         const value = present[variable];
-        // ICE_SERVERS may hold TURN credentials: never echoed into logs.
+        // ICE_SERVERS may hold TURN credentials, TURN_SECRET is one: never echoed into logs.
         const shown =
-          value === undefined || variable === 'ICE_SERVERS' ? '' : ` (got ${JSON.stringify(value)})`;
+          value === undefined || secretVariables.has(variable) ? '' : ` (got ${JSON.stringify(value)})`;
         return { variable, message: `${issue.message}${shown}` };
       }),
     );
@@ -289,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
       },
     ]);
   }
+  const turn = turnConfigOf(values.TURN_SECRET, values.TURN_URLS, values.TURN_TTL_SECONDS);
   const dataDir = path.resolve(cwd, values.DATA_DIR);
   const appOrigins = values.APP_ORIGIN ?? defaultOrigins(values.PORT);
   return {
@@ -319,10 +384,50 @@ export function loadConfig(env: NodeJS.ProcessEnv, cwd: string = process.cwd()):
     redisUrl: values.REDIS_URL ?? null,
     redisKeyPrefix: values.REDIS_KEY_PREFIX,
     iceServers: values.ICE_SERVERS ?? [],
+    turn,
     passwordHashing: { ...productionPasswordHashing },
     reminderPollSeconds: values.REMINDER_POLL_SECONDS,
     securityScanNoRateLimits,
   };
+}
+
+/** Variables whose values never appear in a configuration error. */
+const secretVariables = new Set(['ICE_SERVERS', 'TURN_SECRET']);
+
+/** TURN_SECRET and TURN_URLS come together (one without the other is a half-done set-up); the TTL needs them. */
+function turnConfigOf(
+  secret: string | undefined,
+  urls: string[] | undefined,
+  ttlSeconds: number | undefined,
+): TurnConfig | null {
+  if (secret === undefined && urls === undefined) {
+    if (ttlSeconds !== undefined) {
+      throw new ConfigError([
+        {
+          variable: 'TURN_TTL_SECONDS',
+          message: 'needs TURN_SECRET and TURN_URLS (it only applies to them)',
+        },
+      ]);
+    }
+    return null;
+  }
+  if (secret === undefined) {
+    throw new ConfigError([
+      {
+        variable: 'TURN_SECRET',
+        message: "is required with TURN_URLS (the same value as coturn's static-auth-secret)",
+      },
+    ]);
+  }
+  if (urls === undefined) {
+    throw new ConfigError([
+      {
+        variable: 'TURN_URLS',
+        message: 'is required with TURN_SECRET (for example turn:turn.example.org:3478?transport=udp)',
+      },
+    ]);
+  }
+  return { secret, urls, ttlSeconds: ttlSeconds ?? turnTtlBounds.fallback };
 }
 
 /** Without APP_ORIGIN the app is reached on this machine: localhost and 127.0.0.1 on PORT. */

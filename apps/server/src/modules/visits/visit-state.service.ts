@@ -13,6 +13,7 @@ import { findUserPermissions } from '../identity/users.repository.js';
 import { finalStatuses, loadVisit, userKey, type LoadedVisit } from './visit-access.js';
 import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { estimateQueue } from './visit-queue.js';
+import { issueTurnServer } from './turn-credentials.js';
 import { canUseVisitRecord, type VisitCapacity } from './visits.policy.js';
 import { presentDeviceCheck } from './visits.presenter.js';
 import { findAdmittedGuestIds, findVisit, listDoctorDayAppointments } from './visits.repository.js';
@@ -73,13 +74,25 @@ export function visitPhaseOf(
   return status === 'checked_in' ? 'waiting' : 'check_in_open';
 }
 
-async function loadIceServers(deps: VisitDependencies): Promise<VisitState['iceServers']> {
+/**
+ * The clinic's STUN/TURN servers (settings), then, with a TURN secret configured, a TURN entry with
+ * credentials issued to this participant alone (none for staff, who only look at the visit).
+ */
+async function loadIceServers(
+  deps: VisitDependencies,
+  participant: { key: string; capacity: VisitCapacity },
+): Promise<Pick<VisitState, 'iceServers' | 'iceServersTtlSeconds'>> {
   const { settings } = await getCachedClinicSettings(deps.db, deps.config);
-  return settings.video.iceServers.map((server) => ({
+  const iceServers: VisitState['iceServers'] = settings.video.iceServers.map((server) => ({
     urls: server.urls,
     ...(server.username === undefined ? {} : { username: server.username }),
     ...(server.credential === undefined ? {} : { credential: server.credential }),
   }));
+  const turn = issueTurnServer(deps.config.turn, participant, deps.now());
+  if (turn === null) {
+    return { iceServers, iceServersTtlSeconds: null };
+  }
+  return { iceServers: [...iceServers, turn.server], iceServersTtlSeconds: turn.ttlSeconds };
 }
 
 /** The doctor's queue on the appointment's day (in the doctor's zone). */
@@ -112,9 +125,9 @@ export async function composeVisitState(
 ): Promise<VisitState> {
   const { appointment, capacity, self } = visit;
   const now = deps.now();
-  const [visitRow, iceServers, admitted, holdsInvitePermission] = await Promise.all([
+  const [visitRow, ice, admitted, holdsInvitePermission] = await Promise.all([
     findVisit(deps.db.db, appointment.id),
-    loadIceServers(deps),
+    loadIceServers(deps, { key: self.key, capacity }),
     visit.guestId === null
       ? Promise.resolve(new Set<string>())
       : findAdmittedGuestIds(deps.db.db, [visit.guestId]),
@@ -160,7 +173,8 @@ export async function composeVisitState(
     estimatedWaitMinutes,
     runningLateMinutes,
     deviceCheck: presentDeviceCheck(visitRow),
-    iceServers,
+    iceServers: ice.iceServers,
+    iceServersTtlSeconds: ice.iceServersTtlSeconds,
     canShareFiles: canUseVisitRecord(capacity) && appointment.status === 'in_progress',
     canInvite: isOpen && canUseVisitRecord(capacity) && holdsInvitePermission,
     canHost: capacity === 'doctor' && isOpen,
