@@ -123,6 +123,67 @@ describe('socket authorization', () => {
     expect(await typing).toMatchObject({ key: `user:${visit.patient.id}`, typing: true });
   });
 
+  it('relays nothing to a patient still waiting to be admitted and takes no signal from them; admitted, it flows', async () => {
+    const visit = await createVisit(context.app, { startsAt: inMinutes(0), status: 'checked_in' });
+    const doctor = await openVisitSocket(port, sessionCookie(visit.doctorSession));
+    const patient = await openVisitSocket(port, sessionCookie(visit.patientSession));
+    expect(await ask(doctor, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 })).toMatchObject(
+      {
+        ok: true,
+        data: { inCall: true },
+      },
+    );
+    expect(
+      await ask(patient, 'visit.join', { appointmentId: visit.appointmentId, lastSeq: 0 }),
+    ).toMatchObject({ ok: true, data: { inCall: false } });
+    const patientKey = `user:${visit.patient.id}`;
+    const doctorKey = `user:${visit.doctor.id}`;
+    const toPatient = collectEvents(patient, 'visit.signal');
+    const toDoctor = collectEvents(doctor, 'visit.signal');
+    // The host's offer and candidates for someone who waits are not relayed.
+    for (const signal of [
+      { description: { type: 'offer' as const, sdp: 'v=0 early offer' } },
+      { candidate: { candidate: 'candidate:1 1 udp 1 192.0.2.2 5000 typ host' } },
+      { restart: true },
+    ]) {
+      expect(
+        await ask(doctor, 'visit.signal', { appointmentId: visit.appointmentId, to: patientKey, ...signal }),
+      ).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    }
+    // Nor can the waiting patient reach the host.
+    expect(
+      await ask(patient, 'visit.signal', {
+        appointmentId: visit.appointmentId,
+        to: doctorKey,
+        description: { type: 'offer', sdp: 'v=0 patient offer' },
+      }),
+    ).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    await settle();
+    expect(toPatient).toEqual([]);
+    expect(toDoctor).toEqual([]);
+
+    const admitted = await send(context.app, 'POST', `/api/v1/visits/${visit.appointmentId}/admit`, {
+      session: visit.doctorSession.token,
+      body: {},
+    });
+    expect(admitted.statusCode).toBe(200);
+    expect(
+      await ask(doctor, 'visit.signal', {
+        appointmentId: visit.appointmentId,
+        to: patientKey,
+        description: { type: 'offer', sdp: 'v=0 offer' },
+      }),
+    ).toEqual({ ok: true, data: null });
+    await settle();
+    expect(toPatient).toEqual([
+      {
+        appointmentId: visit.appointmentId,
+        from: doctorKey,
+        description: { type: 'offer', sdp: 'v=0 offer' },
+      },
+    ]);
+  });
+
   it('replaces a participant’s previous connection: the others see them leave and come back', async () => {
     const { visit, doctor, patient } = await callInProgress();
     const events: string[] = [];
