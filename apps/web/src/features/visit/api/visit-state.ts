@@ -13,6 +13,19 @@ export async function getVisitState(appointmentId: string, signal?: AbortSignal)
   return parseAnswer(visitStateSchema, body);
 }
 
+/**
+ * `GET /visit-guests/current`: a redeemed guest's own visit (the guest cookie), e.g. to renew the
+ * TURN credentials of a long call; guests have no access to `GET /visits/:id`.
+ */
+export async function getGuestVisitState(signal?: AbortSignal): Promise<VisitState> {
+  const body = await api.get<unknown>('/visit-guests/current', {
+    signal,
+    alertOnError: false,
+    showSpinner: false,
+  });
+  return parseAnswer(visitStateSchema, body);
+}
+
 export function visitStateQuery(appointmentId: string) {
   return queryOptions({
     queryKey: queryKeys.visit.state(appointmentId),

@@ -12,6 +12,7 @@ import { saveDeviceCheck } from '../api/save-device-check';
 import { useVisitState } from '../api/visit-state';
 import { screenFor, type VisitScreen } from '../phase-screen';
 import { useLocalMedia } from '../hooks/use-local-media';
+import { useIceServerRenewal } from '../hooks/use-ice-server-renewal';
 import { usePeerMesh } from '../hooks/use-peer-mesh';
 import { useVisitSession } from '../hooks/use-visit-session';
 import { CallView, type CallSidePanel } from './CallView';
@@ -61,6 +62,8 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
   /** A patient or guest who hung up: out of the call (camera off, connections closed) until they come back. */
   const [hasLeft, setHasLeft] = useState(false);
   const state = visit.data;
+  // Short-lived TURN credentials are asked for again before they lapse (a long call, a late guest).
+  useIceServerRenewal(state, isGuest);
   const phaseScreen = state ? screenFor(state, { deviceCheckDone: isChecked }) : null;
   const screen: VisitScreen | 'left' | null =
     phaseScreen === 'call' && hasLeft && state?.canHost === false ? 'left' : phaseScreen;
@@ -70,6 +73,7 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
     appointmentId,
     selfKey: state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null,
     iceServers: state?.iceServers ?? [],
+    iceServersTtlSeconds: state?.iceServersTtlSeconds ?? null,
     localStream: media.stream,
   });
   const { close, rebuild, handleSignal, mesh } = peers;

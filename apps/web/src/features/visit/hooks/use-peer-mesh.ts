@@ -1,6 +1,7 @@
 import type { VisitSignalDelivery } from '@telemedicina/shared';
-import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { emitWithAck } from '../../../lib/realtime';
+import { shouldRefreshIceServers } from './ice-refresh';
 import { PeerMesh, type PeerView } from './peer-mesh';
 
 export interface PeerMeshHandle {
@@ -17,33 +18,76 @@ export interface PeerMeshHandle {
  * The call's peer connections for one page: one RTCPeerConnection per other participant
  * (see {@link PeerMesh}), signalling through `visit.signal`, the local camera and microphone
  * attached to each. Signals that arrive before the mesh exists are kept and applied once it does.
+ *
+ * The ICE servers are not part of the mesh's identity: their TURN credentials are renewed while a
+ * call goes on (see `useIceServerRenewal`), and renewing must not tear the call down. A new
+ * connection takes the latest servers; an open one gets them through `setConfiguration` only when
+ * {@link shouldRefreshIceServers} says so, ready for its next ICE restart (a relay already
+ * allocated keeps working on its own credentials).
  */
 export function usePeerMesh(options: {
   appointmentId: string;
   selfKey: string | null;
   iceServers: RTCIceServer[];
+  /** How long issued TURN credentials in `iceServers` last (seconds); null when none expire. */
+  iceServersTtlSeconds?: number | null;
   localStream: MediaStream | null;
 }): PeerMeshHandle {
   const { appointmentId, selfKey, iceServers, localStream } = options;
+  const ttlSeconds = options.iceServersTtlSeconds ?? null;
   const [, bump] = useReducer((value: number) => value + 1, 0);
   const [early] = useState<{ signals: VisitSignalDelivery[]; connects: string[] }>(() => ({
     signals: [],
     connects: [],
   }));
   const iceKey = JSON.stringify(iceServers);
+  const iceRef = useRef<RTCIceServer[]>(iceServers);
+  const [connections] = useState(() => new Set<RTCPeerConnection>());
+  useLayoutEffect(() => {
+    const fresh = JSON.parse(iceKey) as RTCIceServer[];
+    iceRef.current = fresh;
+    for (const pc of connections) {
+      if (pc.signalingState === 'closed') {
+        connections.delete(pc);
+        continue;
+      }
+      const configuration = pc.getConfiguration();
+      if (!shouldRefreshIceServers(configuration.iceServers ?? [], fresh, ttlSeconds)) {
+        continue;
+      }
+      try {
+        pc.setConfiguration({ ...configuration, iceServers: fresh });
+      } catch {
+        // A browser refusing the change keeps the servers the connection has.
+      }
+    }
+  }, [iceKey, ttlSeconds, connections]);
   const mesh = useMemo(
     () =>
       selfKey === null
         ? null
         : new PeerMesh({
             selfKey,
-            iceServers: JSON.parse(iceKey) as RTCIceServer[],
+            // Read when each connection is made: always the latest servers.
+            get iceServers() {
+              return iceRef.current;
+            },
+            createPeerConnection: (configuration) => {
+              for (const open of connections) {
+                if (open.signalingState === 'closed') {
+                  connections.delete(open);
+                }
+              }
+              const pc = new RTCPeerConnection(configuration);
+              connections.add(pc);
+              return pc;
+            },
             send: (signal) => {
               void emitWithAck('visit.signal', { ...signal, appointmentId }).catch(() => undefined);
             },
             onChange: bump,
           }),
-    [selfKey, iceKey, appointmentId],
+    [selfKey, appointmentId, connections],
   );
 
   useEffect(() => {
