@@ -134,7 +134,10 @@ export const routes: RouteObject[] = [
                 path: 'visits/:appointmentId/check',
                 lazy: async () => ({ Component: (await visit()).DeviceCheckPage }),
               },
-              { path: 'waiting-room', lazy: async () => ({ Component: (await visit()).WaitingRoomPage }) },
+              {
+                path: 'waiting-room',
+                lazy: async () => ({ Component: (await import('./WaitingRoomRoute')).WaitingRoomRoute }),
+              },
               {
                 path: 'patients/:patientId/prescriptions/new',
                 lazy: async () => ({ Component: (await prescriptions()).NewPrescriptionPage }),

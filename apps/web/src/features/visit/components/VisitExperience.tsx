@@ -3,17 +3,20 @@ import '@mantine/core/styles/Anchor.layer.css';
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPhone } from '@tabler/icons-react';
 import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared';
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
 import { emitWithAck, useRealtimeConnected, useRealtimeEvent } from '../../../lib/realtime';
 import { saveDeviceCheck } from '../api/save-device-check';
+import { admit } from '../api/visit-actions';
 import { useVisitState } from '../api/visit-state';
 import { screenFor, type VisitScreen } from '../phase-screen';
+import { claimCallHandoff, peekCallHandoff } from '../hooks/call-handoff';
 import { useLocalMedia } from '../hooks/use-local-media';
 import { useIceServerRenewal } from '../hooks/use-ice-server-renewal';
 import { usePeerMesh } from '../hooks/use-peer-mesh';
+import { usePreparedPeerMesh } from '../hooks/use-prepared-peer-mesh';
 import { useVisitSession } from '../hooks/use-visit-session';
 import { CallView, type CallSidePanel } from './CallView';
 import { DeviceCheck } from './DeviceCheck';
@@ -68,14 +71,27 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
   const screen: VisitScreen | 'left' | null =
     phaseScreen === 'call' && hasLeft && state?.canHost === false ? 'left' : phaseScreen;
   const isLive = screen === 'lobby' || screen === 'waiting' || screen === 'call';
-  const media = useLocalMedia(isLive);
-  const peers = usePeerMesh({
+  // Admitted from the waiting room: its live camera, its prepared connections and whom to admit.
+  const [handoff] = useState(() => peekCallHandoff(appointmentId));
+  useEffect(() => {
+    if (handoff) {
+      claimCallHandoff(handoff);
+    }
+  }, [handoff]);
+  const pendingAdmission = useRef(handoff?.admit ?? null);
+  const [admitError, setAdmitError] = useState<string | null>(null);
+  const media = useLocalMedia(isLive, { initial: handoff?.media });
+  const callSelfKey =
+    state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null;
+  const preparedPeers = usePreparedPeerMesh(handoff?.prepared ?? null, state?.iceServers ?? [], media.stream);
+  const ownPeers = usePeerMesh({
     appointmentId,
-    selfKey: state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null,
+    selfKey: handoff?.prepared ? null : callSelfKey,
     iceServers: state?.iceServers ?? [],
     iceServersTtlSeconds: state?.iceServersTtlSeconds ?? null,
     localStream: media.stream,
   });
+  const peers = handoff?.prepared ? preparedPeers : ownPeers;
   const { close, rebuild, handleSignal, mesh } = peers;
   const session = useVisitSession(
     appointmentId,
@@ -87,6 +103,15 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
       onParticipantJoined: (participant) => rebuild(participant.key),
       onParticipantLeft: close,
       onSignal: handleSignal,
+      // Admitting from the waiting room happens here, once this page is in the call: the
+      // announcement of the admitted person reaches it and the prepared offer goes out at once.
+      onJoined: () => {
+        const request = pendingAdmission.current;
+        if (request) {
+          pendingAdmission.current = null;
+          admit(appointmentId, request).catch((error: unknown) => setAdmitError(errorText(error)));
+        }
+      },
     },
   );
 
@@ -96,13 +121,16 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
     }
   }, [screen, mesh]);
 
-  const { waiting, admissionKeys } = useHostWaiting(state);
+  const { waiting, admissionKeys, isKnown } = useHostWaiting(state);
   // The host in the call prepares a connection to each person waiting to be admitted: its offer is
-  // ready when they come in (see PeerMesh.prepare).
+  // ready when they come in (see PeerMesh.prepare). Not before the waiting room is known: the
+  // connections handed over from the waiting-room page would be dropped.
   const preparedKeys = screen === 'call' ? admissionKeys.join(' ') : '';
   useEffect(() => {
-    mesh?.prepare(preparedKeys === '' ? [] : preparedKeys.split(' '));
-  }, [mesh, preparedKeys]);
+    if (isKnown) {
+      mesh?.prepare(preparedKeys === '' ? [] : preparedKeys.split(' '));
+    }
+  }, [mesh, preparedKeys, isKnown]);
 
   const handleSave = useCallback(
     async (result: DeviceCheckResult) => {
@@ -151,6 +179,11 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
           {t(`errors.codes.${session.joinError}` as 'errors.unexpected', {
             defaultValue: t('errors.unexpected'),
           })}
+        </Alert>
+      ) : null}
+      {admitError ? (
+        <Alert color="red" variant="light" data-testid="visit-admit-error">
+          {admitError}
         </Alert>
       ) : null}
       {screen === 'device_check' ? (
@@ -294,8 +327,9 @@ function useHostWaiting(state: VisitState | undefined) {
     doctorId !== null,
   );
   const entry = room?.entries.find((item) => item.appointmentId === state?.appointmentId);
+  const isKnown = room !== null;
   if (!state || !entry) {
-    return { waiting: [], admissionKeys: [] };
+    return { waiting: [], admissionKeys: [], isKnown };
   }
   const list: { key?: string; name: string; role: VisitState['self']['role'] }[] = [];
   // The checked-in patient not yet admitted (the host's own phase is the call, whatever theirs is).
@@ -309,5 +343,5 @@ function useHostWaiting(state: VisitState | undefined) {
   if (entry.status === 'checked_in' && entry.admittedAt === null && entry.online) {
     admissionKeys.unshift(`user:${entry.patient.id}`);
   }
-  return { waiting: list, admissionKeys };
+  return { waiting: list, admissionKeys, isKnown };
 }

@@ -22,7 +22,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconClockHour4, IconDoorEnter, IconMessage } from '@tabler/icons-react';
-import type { DeviceCheck, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared';
+import type { DeviceCheck, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared/visits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,29 +36,38 @@ import { formatWaitDuration } from '../../../lib/format';
 import { emitWithAck, RealtimeError, useRealtimeConnected, useRealtimeEvent } from '../../../lib/realtime';
 import { useMe } from '../../../lib/session';
 import { useHasAnyPermission, useLanguage, usePermissions } from '../../../lib/ui-state';
-import { useAdmit, useRunningLate } from '../api/visit-actions';
+import { useRunningLate } from '../api/visit-actions';
 import { useDoctorChoices, useWaitingRoom } from '../api/waiting-room';
+import { useAdmissionPrewarm } from '../hooks/use-admission-prewarm';
+import { AdmissionPreview } from './AdmissionPreview';
 import { riskColor } from './DeviceCheck';
 import { useClock } from '../../../lib/use-clock';
 import { queryKeys } from '../../../lib/query-keys';
 
+export interface WaitingRoomPageProps {
+  /** Fetches the call screen's code ahead (composed in `app/`), so admitting opens it at once. */
+  preloadCall?: () => void;
+}
+
 /**
  * `/admin/waiting-room`: a doctor's queue for today, live: who checked in and since when, who is
  * online, the device-check risk; admit (opens the call), message a waiting patient, and the
- * "running late" notice. Staff pick the doctor.
+ * "running late" notice. Staff pick the doctor. While someone waits, the doctor's camera and
+ * microphone preview is on and the call is prepared (see `useAdmissionPrewarm`): admitting opens
+ * the call screen at once with the same camera and the connection already made.
  */
-export function WaitingRoomPage() {
+export function WaitingRoomPage({ preloadCall }: WaitingRoomPageProps = {}) {
   const { t } = useTranslation();
   const isAllowed = useHasAnyPermission(['visits.host', 'appointments.read.any']);
   return (
     <div className={pageClasses.page} data-testid="waiting-room-page">
       <SectionHeader title={t('visit.room.title')} description={t('visit.room.description')} />
-      {isAllowed ? <WaitingRoomView /> : <SectionForbidden />}
+      {isAllowed ? <WaitingRoomView preloadCall={preloadCall} /> : <SectionForbidden />}
     </div>
   );
 }
 
-function WaitingRoomView() {
+function WaitingRoomView({ preloadCall }: WaitingRoomPageProps) {
   const { t } = useTranslation();
   const permissions = usePermissions();
   const me = useMe().data;
@@ -81,7 +90,7 @@ function WaitingRoomView() {
         />
       ) : null}
       {doctorId !== null && live.room ? (
-        <WaitingRoomList room={live.room} canHost={isHost} />
+        <WaitingRoomList room={live.room} canHost={isHost} preloadCall={preloadCall} />
       ) : live.error ? (
         <Alert color="red" variant="light">
           {live.error}
@@ -144,13 +153,20 @@ function useLiveWaitingRoom(doctorId: string | null): { room: WaitingRoom | null
   };
 }
 
-function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolean }) {
+function WaitingRoomList({
+  room,
+  canHost,
+  preloadCall,
+}: {
+  room: WaitingRoom;
+  canHost: boolean;
+  preloadCall?: () => void;
+}) {
   const { t } = useTranslation();
   const language = useLanguage();
   const clock = useClock();
-  const errorText = useApiErrorText();
   const navigate = useNavigate();
-  const admit = useAdmit();
+  const prewarm = useAdmissionPrewarm(room, canHost, preloadCall);
   const runningLate = useRunningLate();
   const [messageTo, setMessageTo] = useState<WaitingRoomEntry | null>(null);
   const [now, setNow] = useState(() => Date.now());
@@ -159,11 +175,11 @@ function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolea
     return () => clearInterval(timer);
   }, []);
 
+  // The call screen opens at once with the preview's camera and the prepared connection, joins
+  // the call and then admits (so the announcement reaches it and its prepared offer goes out).
   const handleAdmit = (appointmentId: string, participantKey?: string) => {
-    admit.mutate(
-      { appointmentId, participantKey },
-      { onSuccess: () => void navigate(`/admin/visits/${appointmentId}`) },
-    );
+    prewarm.handOff(appointmentId, participantKey);
+    void navigate(`/admin/visits/${appointmentId}`);
   };
   const handleLate = (minutes: number | null) => {
     const target = room.entries[0];
@@ -201,11 +217,7 @@ function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolea
           ) : null}
         </Group>
       ) : null}
-      {admit.isError ? (
-        <Alert color="red" variant="light" data-testid="waiting-room-admit-error">
-          {errorText(admit.error)}
-        </Alert>
-      ) : null}
+      {prewarm.isOffered ? <AdmissionPreview prewarm={prewarm} /> : null}
       {room.entries.length === 0 ? (
         <Paper withBorder radius="md" p="xl">
           <Text c="gray.7" ta="center" data-testid="waiting-room-empty">
@@ -303,7 +315,6 @@ function WaitingRoomList({ room, canHost }: { room: WaitingRoom; canHost: boolea
                         <Button
                           leftSection={<IconDoorEnter size={16} />}
                           onClick={() => handleAdmit(entry.appointmentId)}
-                          loading={admit.isPending && admit.variables?.appointmentId === entry.appointmentId}
                           data-testid="waiting-room-admit"
                         >
                           {t('visit.room.admit')}

@@ -23,6 +23,22 @@ export interface LocalMedia {
   switchCamera: () => void;
 }
 
+/** What the page owning the camera gets besides {@link LocalMedia}. */
+export interface OwnedLocalMedia extends LocalMedia {
+  /**
+   * Lets go of the stream without stopping it (it is handed to another page, which stops it):
+   * this hook no longer turns it off when it is unmounted.
+   */
+  release: () => MediaStream | null;
+}
+
+export interface LocalMediaOptions {
+  /** A live stream handed over by the page before (the waiting room's preview), used instead of asking again. */
+  initial?: { stream: MediaStream; isMuted: boolean; isCameraOff: boolean } | null;
+}
+
+const isLive = (stream: MediaStream) => stream.getTracks().some((track) => track.readyState === 'live');
+
 async function open(
   constraints: MediaStreamConstraints,
 ): Promise<{ stream: MediaStream | null; problem: MediaProblem | null }> {
@@ -42,8 +58,10 @@ const videoConstraints = (deviceId: string | null): MediaTrackConstraints => ({
 /**
  * The camera and microphone of this page: asks for both, and when that fails asks for each alone
  * so the person learns which one is the problem; lists the devices and follows a chosen one.
+ * Disabled, the camera and microphone are off. A stream handed over (`initial`) is used as it is
+ * until another device is chosen.
  */
-export function useLocalMedia(enabled = true): LocalMedia {
+export function useLocalMedia(enabled = true, options: LocalMediaOptions = {}): OwnedLocalMedia {
   const [stream, setStream] = useState<MediaStream | null>(null);
   const [cameraProblem, setCameraProblem] = useState<MediaProblem | null>(null);
   const [microphoneProblem, setMicrophoneProblem] = useState<MediaProblem | null>(null);
@@ -51,16 +69,41 @@ export function useLocalMedia(enabled = true): LocalMedia {
   const [cameraId, setCameraId] = useState<string | null>(null);
   const [microphoneId, setMicrophoneId] = useState<string | null>(null);
   const [isStarting, setIsStarting] = useState(true);
-  const [isMuted, setMuted] = useState(false);
-  const [isCameraOff, setCameraOff] = useState(false);
+  const [isMuted, setMuted] = useState(options.initial?.isMuted ?? false);
+  const [isCameraOff, setCameraOff] = useState(options.initial?.isCameraOff ?? false);
   const streamRef = useRef<MediaStream | null>(null);
+  /** The handed-over stream until this hook takes it (or lets it go, unused, when unmounted). */
+  const handedRef = useRef<MediaStream | null>(options.initial?.stream ?? null);
 
   useEffect(() => {
     if (!enabled) {
+      // Switched off: the camera light goes out (and `stream` reads null while disabled).
+      streamRef.current?.getTracks().forEach((track) => track.stop());
+      streamRef.current = null;
       return;
     }
     let active = true;
+    const handed = handedRef.current;
+    if (handed && cameraId === null && microphoneId === null && isLive(handed)) {
+      handedRef.current = null;
+      streamRef.current = handed;
+      void (async () => {
+        setStream(handed);
+        setIsStarting(false);
+        const listed = (await navigator.mediaDevices?.enumerateDevices().catch(() => [])) ?? [];
+        if (active) {
+          setDevices(listed);
+        }
+      })();
+      return () => {
+        active = false;
+      };
+    }
     void (async () => {
+      if (streamRef.current === null) {
+        // Switched on again: the stream from before was stopped.
+        setIsStarting(true);
+      }
       if (!window.isSecureContext || typeof navigator.mediaDevices?.getUserMedia !== 'function') {
         setCameraProblem(window.isSecureContext ? 'unknown' : 'insecure');
         setMicrophoneProblem(window.isSecureContext ? 'unknown' : 'insecure');
@@ -103,11 +146,20 @@ export function useLocalMedia(enabled = true): LocalMedia {
 
   useEffect(
     () => () => {
-      streamRef.current?.getTracks().forEach((track) => track.stop());
+      for (const owned of [streamRef.current, handedRef.current]) {
+        owned?.getTracks().forEach((track) => track.stop());
+      }
       streamRef.current = null;
+      handedRef.current = null;
     },
     [],
   );
+
+  const release = useCallback((): MediaStream | null => {
+    const owned = streamRef.current;
+    streamRef.current = null;
+    return owned;
+  }, []);
 
   useEffect(() => {
     stream?.getAudioTracks().forEach((track) => {
@@ -121,8 +173,9 @@ export function useLocalMedia(enabled = true): LocalMedia {
   const cameras = devices.filter((device) => device.kind === 'videoinput');
   const microphones = devices.filter((device) => device.kind === 'audioinput');
   const speakers = devices.filter((device) => device.kind === 'audiooutput');
-  const currentCameraId = stream?.getVideoTracks()[0]?.getSettings().deviceId ?? cameraId;
-  const currentMicrophoneId = stream?.getAudioTracks()[0]?.getSettings().deviceId ?? microphoneId;
+  const liveStream = enabled ? stream : null;
+  const currentCameraId = liveStream?.getVideoTracks()[0]?.getSettings().deviceId ?? cameraId;
+  const currentMicrophoneId = liveStream?.getAudioTracks()[0]?.getSettings().deviceId ?? microphoneId;
 
   const switchCamera = useCallback(() => {
     if (cameras.length < 2) {
@@ -134,7 +187,7 @@ export function useLocalMedia(enabled = true): LocalMedia {
   }, [cameras, currentCameraId]);
 
   return {
-    stream,
+    stream: liveStream,
     cameraProblem,
     microphoneProblem,
     cameras,
@@ -156,5 +209,6 @@ export function useLocalMedia(enabled = true): LocalMedia {
       setMicrophoneId(id);
     },
     switchCamera,
+    release,
   };
 }
