@@ -78,8 +78,16 @@ export interface ServerToClientEvents {
   'visit.state': (payload: VisitState) => void;
   /** Someone entered the call: open a peer connection with them. */
   'visit.participantJoined': (payload: { appointmentId: string; participant: VisitParticipant }) => void;
-  /** Someone left the call (or their connection was replaced): close that peer connection. */
-  'visit.participantLeft': (payload: { appointmentId: string; key: string }) => void;
+  /**
+   * Someone left the call: `left` when they chose to (close that peer connection), `lost` when their
+   * connection dropped or was replaced by a new one of theirs (they may be back in a moment: the
+   * call shows them as reconnecting for a while). Absent = `left`.
+   */
+  'visit.participantLeft': (payload: {
+    appointmentId: string;
+    key: string;
+    reason?: 'left' | 'lost';
+  }) => void;
   'visit.signal': (payload: VisitSignalDelivery) => void;
   'visit.media': (payload: VisitMediaState & { key: string }) => void;
   'chat.message': (payload: ChatMessage) => void;

@@ -81,6 +81,47 @@ export const visitParticipantSchema = z.object({
 export type VisitParticipant = z.infer<typeof visitParticipantSchema>;
 
 /**
+ * A sender's video level: full video, reduced video, sound only, or (the connection cannot carry
+ * even sound) the chat only.
+ */
+export const callQualityLevels = ['high', 'low', 'audio_only', 'chat_only'] as const;
+export type CallQualityLevel = (typeof callQualityLevels)[number];
+
+/** The plain indicator people see: good, weak or lost (unknown while nothing is measured yet). */
+export const connectionIndicators = ['good', 'weak', 'lost', 'unknown'] as const;
+export type ConnectionIndicator = (typeof connectionIndicators)[number];
+
+/**
+ * One reading of the sender's own connection (getStats, its weakest link): shown to the others and
+ * kept on the visit (worst values) for support. Clients send one every few seconds at most.
+ */
+export const connectionReadingSchema = z.object({
+  indicator: z.enum(connectionIndicators),
+  /** Round trip of the selected candidate pair (ms). */
+  rttMs: z.number().int().min(0).max(60_000).nullable(),
+  /** Fraction of the packets lost since the previous reading (0…1). */
+  packetLoss: z.number().min(0).max(1).nullable(),
+  /** Whether the media goes through a TURN relay (the selected local or remote candidate is `relay`). */
+  relayed: z.boolean().nullable(),
+});
+export type ConnectionReading = z.infer<typeof connectionReadingSchema>;
+
+/**
+ * What the visit keeps of one participant's connection during the call (for support): the worst
+ * round trip and loss reported, whether the media was ever relayed, and the last indicator.
+ */
+export const callReadingSummarySchema = z.object({
+  key: z.string(),
+  role: z.enum(visitRoles),
+  worstRttMs: z.number().nullable(),
+  worstPacketLoss: z.number().nullable(),
+  relayed: z.boolean(),
+  lastIndicator: z.enum(connectionIndicators),
+  updatedAt: z.string(),
+});
+export type CallReadingSummary = z.infer<typeof callReadingSummarySchema>;
+
+/**
  * Perfect negotiation needs one polite side per pair: the participant whose
  * key sorts after the other's is polite (the same answer on both sides).
  */
@@ -151,6 +192,8 @@ export const visitStateSchema = z.object({
   canShareFiles: z.boolean(),
   canInvite: z.boolean(),
   canHost: z.boolean(),
+  /** The call's connection readings per participant: for the doctor and staff only (support). */
+  callReadings: z.array(callReadingSummarySchema).optional(),
 });
 export type VisitState = z.infer<typeof visitStateSchema>;
 
@@ -381,6 +424,8 @@ export const visitMediaStateSchema = z.object({
   video: z.boolean(),
   screen: z.boolean(),
   /** The sender's own step-down level. */
-  quality: z.enum(['high', 'low', 'audio_only']),
+  quality: z.enum(callQualityLevels),
+  /** The sender's latest reading of its connection (absent before the first measurement). */
+  reading: connectionReadingSchema.optional(),
 });
 export type VisitMediaState = z.infer<typeof visitMediaStateSchema>;

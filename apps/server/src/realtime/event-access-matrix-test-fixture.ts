@@ -67,6 +67,14 @@ export const fixtures = {
   'visit.media': {
     payloads: (t) => [
       { appointmentId: t.call.appointmentId, audio: true, video: false, screen: true, quality: 'low' },
+      {
+        appointmentId: t.call.appointmentId,
+        audio: true,
+        video: false,
+        screen: false,
+        quality: 'chat_only',
+        reading: { indicator: 'weak', rttMs: 900, packetLoss: 0.5, relayed: true },
+      },
     ],
     outsider: 'refused',
   },

@@ -30,6 +30,10 @@ import {
   type VisitDependencies,
 } from '../modules/visits/visit-context.js';
 import { markStartedIfTogether } from '../modules/visits/visit-admission.service.js';
+import {
+  createCallReadingRecorder,
+  type CallReadingRecorder,
+} from '../modules/visits/visit-call-readings.service.js';
 import { notifyWaitingRoom } from '../modules/visits/visit-waiting-room.service.js';
 import type { TypedServer, TypedSocket } from './types.js';
 import {
@@ -154,6 +158,7 @@ export function registerVisitEvents(
       io.to(visitCallRoom(appointmentId)).emit('visit.participantLeft', {
         appointmentId,
         key: participant.key,
+        reason: 'left',
       });
     }
     await notifyDoctorOf(appointmentId);
@@ -190,7 +195,7 @@ export function registerVisitEvents(
       other.leave(visitCallKeyRoom(appointmentId, self.key));
     }
     if (wasReplacedInCall) {
-      socket.to(callRoom).emit('visit.participantLeft', { appointmentId, key: self.key });
+      socket.to(callRoom).emit('visit.participantLeft', { appointmentId, key: self.key, reason: 'lost' });
     }
     // This connection was in another visit: leave that one first.
     if (socket.data.visit !== null && socket.data.visit.appointmentId !== appointmentId) {
@@ -263,13 +268,32 @@ export function registerVisitEvents(
     return null;
   });
 
+  /** This connection's reported readings, kept on its visit (see createCallReadingRecorder). */
+  let readings: { appointmentId: string; key: string; recorder: CallReadingRecorder } | null = null;
+  const flushReadings = (): void => {
+    readings?.recorder.flush().catch((error: unknown) => {
+      logger.warn({ err: error }, 'keeping the call readings failed');
+    });
+  };
+
   on('visit.media', visitMediaStateSchema, async (payload): Promise<null> => {
     const sender = inCallAs(payload.appointmentId);
     if (sender === null) {
       throw new EventError('FORBIDDEN', 'Join the call first.');
     }
     socket.to(visitCallRoom(payload.appointmentId)).emit('visit.media', { ...payload, key: sender.key });
-    return Promise.resolve(null);
+    if (payload.reading !== undefined) {
+      if (readings?.appointmentId !== payload.appointmentId || readings.key !== sender.key) {
+        flushReadings();
+        readings = {
+          appointmentId: payload.appointmentId,
+          key: sender.key,
+          recorder: createCallReadingRecorder(deps, payload.appointmentId, sender),
+        };
+      }
+      await readings.recorder.report(payload.reading);
+    }
+    return null;
   });
 
   on('chat.send', chatSendSchema, async (payload) => {
@@ -323,10 +347,12 @@ export function registerVisitEvents(
       socket.to(visitCallRoom(visit.appointmentId)).emit('visit.participantLeft', {
         appointmentId: visit.appointmentId,
         key: visit.participant.key,
+        reason: 'lost',
       });
     }
   });
   socket.on('disconnect', () => {
+    flushReadings();
     const visit = socket.data.visit;
     if (visit === null) {
       return;

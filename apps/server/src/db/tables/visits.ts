@@ -16,6 +16,17 @@ import { users } from './identity.js';
 
 const instant = () => timestamp({ withTimezone: true, mode: 'date' });
 
+/** One participant's kept connection readings (the `callReadings` jsonb of a visit). */
+export interface StoredCallReading {
+  role: 'doctor' | 'patient' | 'interpreter' | 'companion' | 'staff';
+  worstRttMs: number | null;
+  worstPacketLoss: number | null;
+  relayed: boolean;
+  lastIndicator: 'good' | 'weak' | 'lost' | 'unknown';
+  /** ISO 8601 UTC. */
+  updatedAt: string;
+}
+
 /**
  * One row per appointment that has been prepared or held as a video visit:
  * the pre-call check results (so staff see visits at risk), the doctor's
@@ -39,6 +50,11 @@ export const visits = pgTable(
     /** Minutes the doctor announced they are running late (null = on time). */
     runningLateMinutes: integer(),
     runningLateAt: instant(),
+    /**
+     * The call's connection readings per participant key (worst round trip and loss, relayed or
+     * not, last indicator), kept for support; see `visit-call-readings.service.ts`.
+     */
+    callReadings: jsonb().$type<Record<string, StoredCallReading>>(),
     createdAt: instant().notNull().defaultNow(),
     updatedAt: instant().notNull().defaultNow(),
   },

@@ -15,7 +15,7 @@ import type { VisitContext, VisitDependencies } from './visit-context.js';
 import { estimateQueue } from './visit-queue.js';
 import { issueTurnServer } from './turn-credentials.js';
 import { canUseVisitRecord, type VisitCapacity } from './visits.policy.js';
-import { presentDeviceCheck } from './visits.presenter.js';
+import { presentCallReadings, presentDeviceCheck } from './visits.presenter.js';
 import { findAdmittedGuestIds, findVisit, listDoctorDayAppointments } from './visits.repository.js';
 
 const minuteMs = 60_000;
@@ -178,6 +178,10 @@ export async function composeVisitState(
     canShareFiles: canUseVisitRecord(capacity) && appointment.status === 'in_progress',
     canInvite: isOpen && canUseVisitRecord(capacity) && holdsInvitePermission,
     canHost: capacity === 'doctor' && isOpen,
+    // The call's connection readings are for support: the doctor and staff, not the patient or guests.
+    ...(capacity === 'doctor' || capacity === 'staff'
+      ? { callReadings: presentCallReadings(visitRow?.callReadings) }
+      : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import {
   apiBasePath,
   deviceCheckResultSchema,
+  type CallReadingSummary,
   type ChatMessage,
   type DeviceCheck,
   type GuestInvite,
@@ -104,4 +105,19 @@ export function presentGuestInvite(guest: VisitGuestRow, url?: string): GuestInv
 
 export function guestParticipant(guest: Pick<VisitGuestRow, 'id' | 'name' | 'role'>): VisitParticipant {
   return { key: `guest:${guest.id}`, name: guest.name, role: guest.role };
+}
+
+/** The visit's kept connection readings, one entry per participant (for the doctor and staff). */
+export function presentCallReadings(readings: VisitRow['callReadings'] | undefined): CallReadingSummary[] {
+  return Object.entries(readings ?? {})
+    .map(([key, reading]) => ({
+      key,
+      role: reading.role,
+      worstRttMs: reading.worstRttMs,
+      worstPacketLoss: reading.worstPacketLoss,
+      relayed: reading.relayed,
+      lastIndicator: reading.lastIndicator,
+      updatedAt: reading.updatedAt,
+    }))
+    .sort((a, b) => a.key.localeCompare(b.key));
 }
