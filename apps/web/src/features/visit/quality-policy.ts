@@ -1,7 +1,8 @@
-import type { VisitMediaState } from '@telemedicina/shared';
+import type { CallQualityLevel, ConnectionIndicator } from '@telemedicina/shared';
 
-/** The sender's video level: full video, reduced video, or sound only. */
-export type QualityLevel = VisitMediaState['quality'];
+/** The sender's level: full video, reduced video, sound only, or the chat only. */
+export type QualityLevel = CallQualityLevel;
+export type { ConnectionIndicator };
 
 /** One look at the connection (getStats every 2 s, worst over the peers). */
 export interface QualitySample {
@@ -31,7 +32,7 @@ export const stepDownAfterMs = 4_000;
 /** How long the connection must stay good before stepping back up (ms). */
 export const stepUpAfterMs = 20_000;
 
-const order: readonly QualityLevel[] = ['high', 'low', 'audio_only'];
+const order: readonly QualityLevel[] = ['high', 'low', 'audio_only', 'chat_only'];
 
 export const initialQualityState: QualityPolicyState = { level: 'high', badSince: null, goodSince: null };
 
@@ -44,7 +45,7 @@ export function isGoodSample(sample: QualitySample): boolean {
 }
 
 /**
- * The step-down policy: video goes high → low → audio only one level at a time when loss or delay
+ * The step-down policy: high → low → audio only → chat only, one level at a time when loss or delay
  * stay bad for `stepDownAfterMs`, and back up one level after `stepUpAfterMs` of good samples. A
  * sample in between (neither bad nor good) keeps the level and restarts both clocks; a level
  * change restarts them too, so every step needs its own stretch of evidence.
@@ -72,15 +73,42 @@ export function nextQuality(
   return { level: state.level, badSince: null, goodSince: null };
 }
 
-/** The three-bar indicator shown in the call. */
-export type ConnectionIndicator = 'good' | 'fair' | 'poor' | 'unknown';
-
-export function indicatorOf(sample: QualitySample | null): ConnectionIndicator {
+/**
+ * The plain indicator each side sees: `lost` while a connection of the call is down (or this page's
+ * own link to the server is), `weak` when loss or delay hurt the conversation (the samples that make
+ * the call step down), `good` otherwise; `unknown` before anything was measured.
+ */
+export function indicatorOf(sample: QualitySample | null, isLost = false): ConnectionIndicator {
+  if (isLost) {
+    return 'lost';
+  }
   if (sample === null || (sample.rttMs === null && sample.packetLoss === null)) {
     return 'unknown';
   }
-  if (isBadSample(sample)) {
-    return 'poor';
-  }
-  return isGoodSample(sample) ? 'good' : 'fair';
+  return isBadSample(sample) ? 'weak' : 'good';
+}
+
+/** Whether a connection's state means the media path is down (or being restored after it was). */
+export function isConnectionLost(state: { connectionState: string; iceConnectionState?: string }): boolean {
+  return (
+    state.connectionState === 'disconnected' ||
+    state.connectionState === 'failed' ||
+    state.iceConnectionState === 'disconnected' ||
+    state.iceConnectionState === 'failed'
+  );
+}
+
+/** How often a page reports its reading to the others (and the visit's record) at most, unless it changes. */
+export const readingReportEveryMs = 6_000;
+
+/**
+ * Whether to report a new reading now: the first one, an indicator that changed, or the regular
+ * report after {@link readingReportEveryMs}. Never more often than the sampling itself (2 s).
+ */
+export function shouldReportReading(
+  last: { indicator: ConnectionIndicator; at: number } | null,
+  indicator: ConnectionIndicator,
+  now: number,
+): boolean {
+  return last === null || last.indicator !== indicator || now - last.at >= readingReportEveryMs;
 }

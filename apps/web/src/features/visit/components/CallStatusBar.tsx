@@ -1,10 +1,11 @@
 import { Badge, Button, Group, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconClockHour4 } from '@tabler/icons-react';
 import type { VisitParticipant, VisitState } from '@telemedicina/shared';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdmit } from '../api/visit-actions';
-import { indicatorOf, type QualityLevel, type QualitySample } from '../quality-policy';
+import type { ConnectionIndicator, QualityLevel, QualitySample } from '../quality-policy';
+import { ConnectionBadge } from './ConnectionBadge';
 import classes from './Visit.module.css';
 
 const pad = (value: number) => String(value).padStart(2, '0');
@@ -27,20 +28,31 @@ export interface WaitingPerson {
 export interface CallStatusBarProps {
   state: VisitState;
   sample: QualitySample | null;
+  /** This page's own connection: good, weak, lost. */
+  indicator: ConnectionIndicator;
   level: QualityLevel;
   /** False while the call's connection is being made again. */
   isJoined: boolean;
   waiting: readonly WaitingPerson[];
+  /** A notice across the bar's full width (a connection stepped down). */
+  notice?: ReactNode;
 }
 
 /**
  * The bar above the video: the call's timer, the connection indicator (with its figures), the
  * quality level when lowered, "reconnecting", and for the host an "admit" button per person waiting.
  */
-export function CallStatusBar({ state, sample, level, isJoined, waiting }: CallStatusBarProps) {
+export function CallStatusBar({
+  state,
+  sample,
+  indicator,
+  level,
+  isJoined,
+  waiting,
+  notice = null,
+}: CallStatusBarProps) {
   const { t } = useTranslation();
   const admit = useAdmit();
-  const indicator = indicatorOf(sample);
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 1_000);
@@ -73,14 +85,14 @@ export function CallStatusBar({ state, sample, level, isJoined, waiting }: CallS
               : t('visit.call.quality.unknown')
           }
         >
-          <Badge
-            variant="light"
-            color={{ good: 'teal', fair: 'yellow', poor: 'red', unknown: 'gray' }[indicator]}
-            data-testid="visit-call-quality"
-            data-indicator={indicator}
-          >
-            {t(`visit.call.quality.${indicator}`)}
-          </Badge>
+          <span className={classes.qualityWrap}>
+            <ConnectionBadge
+              indicator={indicator}
+              text={t(`visit.call.quality.${indicator}`)}
+              label={t(`visit.call.ownQuality.${indicator}`)}
+              testId="visit-call-quality"
+            />
+          </span>
         </Tooltip>
         {level !== 'high' ? (
           <Badge variant="light" color="orange" data-testid="visit-call-level">
@@ -109,6 +121,7 @@ export function CallStatusBar({ state, sample, level, isJoined, waiting }: CallS
           ))}
         </Group>
       ) : null}
+      {notice ? <div className={classes.barNotice}>{notice}</div> : null}
     </div>
   );
 }

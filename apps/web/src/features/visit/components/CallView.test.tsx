@@ -47,6 +47,7 @@ const session = {
   joined: true,
   joinError: null,
   participants: new Map(),
+  reconnecting: new Set<string>(),
   media: new Map(),
   chat: emptyChatLog,
   typing: [],
@@ -109,14 +110,19 @@ afterEach(() => {
   window.matchMedia = originalMatchMedia;
 });
 
-function renderCall(self: VisitParticipant, onLeave?: () => void, language: 'es' | 'en' = 'es') {
+function renderCall(
+  self: VisitParticipant,
+  onLeave?: () => void,
+  language: 'es' | 'en' = 'es',
+  call: { session?: VisitSession; peers?: PeerMeshHandle } = {},
+) {
   return renderWithProviders(
     <MemoryRouter>
       <CallView
         state={callState(self)}
-        session={session}
+        session={call.session ?? session}
         media={media}
-        peers={peers}
+        peers={call.peers ?? peers}
         waiting={[]}
         onLeave={onLeave}
       />
@@ -184,5 +190,79 @@ describe('CallView controls', () => {
       '/admin/patients/patient-1/prescriptions/new?appointmentId=a-1',
     );
     expect(screen.getByTestId('visit-invite').getAttribute('role')).toBe('menuitem');
+  });
+});
+
+describe('CallView connection', () => {
+  const withPatient = (connectionState: RTCPeerConnectionState): PeerMeshHandle => ({
+    ...peers,
+    peers: [{ key: people.patient.key, stream: null, connectionState }],
+  });
+  const patientMedia = (quality: 'high' | 'audio_only' | 'chat_only', indicator: 'good' | 'weak') =>
+    new Map([
+      [
+        people.patient.key,
+        {
+          audio: true,
+          video: quality === 'high',
+          screen: false,
+          quality,
+          reading: { indicator, rttMs: indicator === 'good' ? 40 : 800, packetLoss: 0, relayed: false },
+        },
+      ],
+    ]);
+
+  it('the doctor sees the patient’s connection in words and is told when the call steps down', () => {
+    renderCall(people.doctor, undefined, 'es', {
+      peers: withPatient('connected'),
+      session: {
+        ...session,
+        participants: new Map([[people.patient.key, people.patient]]),
+        media: patientMedia('audio_only', 'weak'),
+      },
+    });
+    const theirs = screen.getByTestId('visit-remote-quality');
+    expect(theirs.textContent).toBe('Conexión débil');
+    expect(theirs.getAttribute('aria-label')).toBe('Conexión de Pedro Gómez: débil');
+    expect(screen.getByTestId('visit-call-step-down').textContent).toBe(
+      'La conexión de Pedro Gómez es débil: seguimos solo con audio.',
+    );
+    expect(screen.queryByTestId('visit-remote-reconnecting')).toBeNull();
+  });
+
+  it('no notice while everyone has full video; the patient’s chat-only level is said in English too', () => {
+    const { unmount } = renderCall(people.doctor, undefined, 'es', {
+      peers: withPatient('connected'),
+      session: { ...session, media: patientMedia('high', 'good') },
+    });
+    expect(screen.getByTestId('visit-remote-quality').getAttribute('aria-label')).toBe(
+      'Conexión de Pedro Gómez: buena',
+    );
+    expect(screen.queryByTestId('visit-call-step-down')).toBeNull();
+    unmount();
+    renderCall(people.doctor, undefined, 'en', {
+      peers: withPatient('connected'),
+      session: {
+        ...session,
+        participants: new Map([[people.patient.key, people.patient]]),
+        media: patientMedia('chat_only', 'weak'),
+      },
+    });
+    expect(screen.getByTestId('visit-call-step-down').textContent).toBe(
+      "Pedro Gómez's connection is very weak: continuing by chat only.",
+    );
+  });
+
+  it('covers the picture with "reconnecting" once a connected participant drops, not while first connecting', () => {
+    const { unmount } = renderCall(people.doctor, undefined, 'es', { peers: withPatient('connecting') });
+    expect(screen.queryByTestId('visit-remote-reconnecting')).toBeNull();
+    unmount();
+    renderCall(people.doctor, undefined, 'es', {
+      peers: withPatient('connected'),
+      session: { ...session, reconnecting: new Set([people.patient.key]) },
+    });
+    const overlay = screen.getByTestId('visit-remote-reconnecting');
+    expect(overlay.textContent).toContain('Reconectando…');
+    expect(overlay.textContent).toContain('Se interrumpió la conexión de Pedro Gómez');
   });
 });

@@ -21,12 +21,15 @@ import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useEndVisit } from '../api/visit-actions';
 import { useCallQuality } from '../hooks/use-call-quality';
+import { useNetworkRecovery } from '../hooks/use-network-recovery';
 import type { LocalMedia } from '../hooks/use-local-media';
 import type { PeerMeshHandle } from '../hooks/use-peer-mesh';
 import type { VisitSession } from '../hooks/use-visit-session';
 import { CallControls, type CallSidePanel } from './CallControls';
 import { CallStatusBar, type WaitingPerson } from './CallStatusBar';
 import { ChatPanel } from './ChatPanel';
+import { ConnectionBadge } from './ConnectionBadge';
+import { StepDownNotice } from './StepDownNotice';
 import { InviteGuestModal } from './InviteGuestModal';
 import { VideoTile } from './VideoTile';
 import classes from './Visit.module.css';
@@ -81,8 +84,12 @@ export function CallView({
   const [isLeaving, setIsLeaving] = useState(false);
   const [isInviting, setIsInviting] = useState(false);
   const endVisit = useEndVisit(state.appointmentId);
-  const { sample, level } = useCallQuality(peers.mesh);
+  // In the call on the server (the real-time link is up and the join after it went through).
+  const isOnline = session.joined;
+  const { sample, level, indicator, reading } = useCallQuality(peers.mesh, isOnline);
+  useNetworkRecovery(peers.mesh);
   const { stream } = media;
+  const [wasConnected] = useState(() => new Set<string>());
   const { sendMedia } = session;
 
   // On a larger screen the call takes the height left below what sits above it (header, notices,
@@ -114,18 +121,26 @@ export function CallView({
     }
     if (screenTrack) {
       mesh.overrideVideo(screenTrack);
-    } else if (level === 'audio_only') {
+    } else if (level === 'audio_only' || level === 'chat_only') {
       mesh.overrideVideo(null);
     } else {
       mesh.overrideVideo(undefined);
     }
+    // The chat-only level sends no sound either.
+    mesh.setAudioSending(level !== 'chat_only');
   }, [mesh, screenTrack, level, stream]);
 
   useEffect(() => {
     if (session.inCall) {
-      sendMedia({ audio: !isMuted, video: !isCameraOff, screen: screenTrack !== null, quality: level });
+      sendMedia({
+        audio: !isMuted,
+        video: !isCameraOff,
+        screen: screenTrack !== null,
+        quality: level,
+        ...(reading === null ? {} : { reading }),
+      });
     }
-  }, [sendMedia, session.inCall, isMuted, isCameraOff, screenTrack, level]);
+  }, [sendMedia, session.inCall, isMuted, isCameraOff, screenTrack, level, reading]);
 
   const startScreenShare = async () => {
     try {
@@ -166,6 +181,33 @@ export function CallView({
     return { name: t('visit.call.guest'), role: null };
   };
   const tiles = peers.peers.slice(0, 3);
+  // Who has been connected in this call (a connection made again afterwards is a reconnection).
+  for (const peer of peers.peers) {
+    if (peer.connectionState === 'connected') {
+      wasConnected.add(peer.key);
+    }
+  }
+  const steppedDown = tiles.flatMap((peer) => {
+    const remoteLevel = session.media.get(peer.key)?.quality ?? 'high';
+    return remoteLevel === 'audio_only' || remoteLevel === 'chat_only'
+      ? [{ key: peer.key, name: nameOf(peer.key).name, level: remoteLevel }]
+      : [];
+  });
+  /**
+   * Over a remote picture once it has been connected: this page is offline, they dropped, or their
+   * connection is down or being made again (an ICE restart, a new connection after they rejoined).
+   */
+  const reconnectingOverlay = (key: string, name: string, state: RTCPeerConnectionState) => {
+    if (!wasConnected.has(key)) {
+      return null;
+    }
+    if (!isOnline) {
+      return { title: t('visit.call.reconnecting'), detail: t('visit.call.reconnectingSelf') };
+    }
+    return session.reconnecting.has(key) || state !== 'connected'
+      ? { title: t('visit.call.reconnecting'), detail: t('visit.call.reconnectingPeer', { name }) }
+      : null;
+  };
   const chatProps = {
     appointmentId: state.appointmentId,
     selfKey: state.self.key,
@@ -190,9 +232,19 @@ export function CallView({
       <CallStatusBar
         state={state}
         sample={sample}
+        indicator={indicator}
         level={level}
         isJoined={session.joined}
         waiting={waiting}
+        notice={
+          level === 'audio_only' || level === 'chat_only' || steppedDown.length > 0 ? (
+            <StepDownNotice
+              level={level}
+              others={steppedDown}
+              onOpenChat={isPhone ? () => setIsChatOpen(true) : undefined}
+            />
+          ) : null
+        }
       />
 
       <div className={classes.stage} data-count={Math.max(1, tiles.length)} data-testid="visit-stage">
@@ -206,6 +258,7 @@ export function CallView({
           tiles.map((peer) => {
             const who = nameOf(peer.key);
             const remote = session.media.get(peer.key);
+            const theirs = remote?.reading?.indicator ?? 'unknown';
             return (
               <VideoTile
                 key={peer.key}
@@ -218,9 +271,21 @@ export function CallView({
                 placeholder={
                   peer.stream === null
                     ? t('visit.call.connecting')
-                    : remote?.quality === 'audio_only'
-                      ? t('visit.call.audioOnly')
+                    : remote?.quality === 'audio_only' || remote?.quality === 'chat_only'
+                      ? t(`visit.call.level.${remote.quality}`)
                       : t('visit.call.cameraOff')
+                }
+                overlay={reconnectingOverlay(peer.key, who.name, peer.connectionState)}
+                badge={
+                  remote?.reading ? (
+                    <ConnectionBadge
+                      indicator={theirs}
+                      text={t(`visit.call.quality.${theirs}`)}
+                      label={t(`visit.call.theirQuality.${theirs}`, { name: who.name })}
+                      testId="visit-remote-quality"
+                      isOnVideo
+                    />
+                  ) : null
                 }
                 testId="visit-remote"
               />

@@ -1,7 +1,7 @@
 import { Button, Loader, Text } from '@mantine/core';
 import { IconMicrophoneOff, IconVideoOff, IconVolume } from '@tabler/icons-react';
 import clsx from 'clsx';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import classes from './Visit.module.css';
 
@@ -17,6 +17,10 @@ export interface VideoTileProps {
   className?: string;
   testId: string;
   participantKey?: string;
+  /** Covers the picture (its connection dropped): a title and a line of explanation. */
+  overlay?: { title: string; detail: string } | null;
+  /** Shown at the top corner (their connection's state). */
+  badge?: ReactNode;
 }
 
 /** One participant's video with their name and muted/camera-off marks; the own view is mirrored and silent. */
@@ -31,6 +35,8 @@ export function VideoTile({
   className,
   testId,
   participantKey,
+  overlay = null,
+  badge = null,
 }: VideoTileProps) {
   const { t } = useTranslation();
   const videoRef = useRef<HTMLVideoElement>(null);
@@ -95,6 +101,16 @@ export function VideoTile({
               {placeholder}
             </Text>
           ) : null}
+        </div>
+      ) : null}
+      {badge ? <div className={classes.tileBadge}>{badge}</div> : null}
+      {overlay ? (
+        <div className={classes.tileOverlay} data-testid={`${testId}-reconnecting`} role="status">
+          <Loader color="gray.3" size="sm" />
+          <Text fw={600}>{overlay.title}</Text>
+          <Text size="sm" c="gray.3">
+            {overlay.detail}
+          </Text>
         </div>
       ) : null}
       {isSoundBlocked ? (

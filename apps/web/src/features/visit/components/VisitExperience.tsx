@@ -101,7 +101,13 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
       // see us join again after a reload, and ask us to start over); this page answers. A page
       // that opened connections itself on joining could race with those and keep a stale one.
       onParticipantJoined: (participant) => rebuild(participant.key),
-      onParticipantLeft: close,
+      // Someone whose connection dropped keeps their connection (shown as reconnecting) until
+      // they rejoin, when it is rebuilt, or the wait for them ends.
+      onParticipantLeft: (key, reason) => {
+        if (reason === 'left') {
+          close(key);
+        }
+      },
       onSignal: handleSignal,
       // Admitting from the waiting room happens here, once this page is in the call: the
       // announcement of the admitted person reaches it and the prepared offer goes out at once.

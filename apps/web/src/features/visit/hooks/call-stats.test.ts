@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleFromReport, worstSample } from './call-stats';
+import { isRelayedReport, sampleFromReport, worstSample } from './call-stats';
 
 const report = (entries: Record<string, unknown>[]) =>
   new Map(entries.map((entry, index) => [String(index), entry])) as unknown as RTCStatsReport;
@@ -39,5 +39,49 @@ describe('call statistics', () => {
         { rttMs: 300, packetLoss: null, outgoingKbps: 700 },
       ]),
     ).toEqual({ rttMs: 300, packetLoss: 0.01, outgoingKbps: 1_500 });
+  });
+});
+
+describe('relay detection', () => {
+  const withIds = (entries: Record<string, unknown>[]) =>
+    new Map(entries.map((entry) => [String(entry.id), entry])) as unknown as RTCStatsReport;
+
+  it('says relayed when the selected pair has a relay candidate on either end', () => {
+    const candidates = [
+      { id: 'L1', type: 'local-candidate', candidateType: 'host' },
+      { id: 'L2', type: 'local-candidate', candidateType: 'relay' },
+      { id: 'R1', type: 'remote-candidate', candidateType: 'srflx' },
+    ];
+    expect(
+      isRelayedReport(
+        withIds([
+          ...candidates,
+          { id: 'T', type: 'transport', selectedCandidatePairId: 'P2' },
+          { id: 'P1', type: 'candidate-pair', localCandidateId: 'L1', remoteCandidateId: 'R1' },
+          { id: 'P2', type: 'candidate-pair', localCandidateId: 'L2', remoteCandidateId: 'R1' },
+        ]),
+      ),
+    ).toBe(true);
+    expect(
+      isRelayedReport(
+        withIds([
+          ...candidates,
+          {
+            id: 'P1',
+            type: 'candidate-pair',
+            nominated: true,
+            state: 'succeeded',
+            localCandidateId: 'L1',
+            remoteCandidateId: 'R1',
+          },
+        ]),
+      ),
+    ).toBe(false);
+  });
+
+  it('knows nothing before a pair is selected', () => {
+    expect(
+      isRelayedReport(withIds([{ id: 'L1', type: 'local-candidate', candidateType: 'relay' }])),
+    ).toBeNull();
   });
 });

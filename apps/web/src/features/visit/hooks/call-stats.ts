@@ -79,3 +79,32 @@ export function worstSample(samples: readonly QualitySample[]): QualitySample | 
     ),
   };
 }
+
+/**
+ * Whether the connection's media goes through a TURN relay: the selected candidate pair (the
+ * transport's, else the nominated one that succeeded) has a `relay` candidate on either end. Null
+ * when no pair is selected yet.
+ */
+export function isRelayedReport(report: RTCStatsReport): boolean | null {
+  const byId = new Map<string, Record<string, unknown>>();
+  let selectedId: string | null = null;
+  report.forEach((entry: Record<string, unknown>) => {
+    if (typeof entry.id === 'string') {
+      byId.set(entry.id, entry);
+    }
+    if (entry.type === 'transport' && typeof entry.selectedCandidatePairId === 'string') {
+      selectedId = entry.selectedCandidatePairId;
+    }
+  });
+  let pair: Record<string, unknown> | undefined = selectedId === null ? undefined : byId.get(selectedId);
+  if (pair === undefined) {
+    pair = [...byId.values()].find(
+      (entry) => entry.type === 'candidate-pair' && entry.nominated === true && entry.state === 'succeeded',
+    );
+  }
+  if (pair === undefined) {
+    return null;
+  }
+  const typeOf = (id: unknown) => (typeof id === 'string' ? byId.get(id)?.candidateType : undefined);
+  return typeOf(pair.localCandidateId) === 'relay' || typeOf(pair.remoteCandidateId) === 'relay';
+}

@@ -250,3 +250,30 @@ describe('peer mesh (perfect negotiation)', () => {
     expect(created[3]!.closed).toBe(true);
   });
 });
+
+describe('peer mesh (recovery and chat only)', () => {
+  it('restarts ICE on every connection when the network comes back or changes', () => {
+    const { mesh, created } = createMesh('user:a');
+    mesh.connect('user:b');
+    mesh.connect('user:c');
+    mesh.restartIce();
+    expect(created.map((pc) => pc.log.filter((entry) => entry === 'restartIce').length)).toEqual([1, 1]);
+  });
+
+  it('sends no sound at the chat-only level, and sound again once it steps back up', () => {
+    const { mesh, created } = createMesh('user:a');
+    mesh.connect('user:b');
+    const pc = created[0]!;
+    const audioSender = () =>
+      pc.getTransceivers().find((transceiver) => transceiver.receiver.track.kind === 'audio')!.sender;
+    expect(audioSender().track?.kind).toBe('audio');
+    mesh.setAudioSending(false);
+    expect(audioSender().track).toBeNull();
+    // Someone who joins meanwhile gets no sound either.
+    mesh.connect('user:c');
+    expect(created[1]!.log).toEqual(['addTrack video']);
+    mesh.setAudioSending(true);
+    expect(audioSender().track?.kind).toBe('audio');
+    expect(created[1]!.log).toContain('addTrack audio');
+  });
+});

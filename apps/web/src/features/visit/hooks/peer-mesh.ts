@@ -57,6 +57,8 @@ export class PeerMesh {
   /** Replaces the camera track in every sender (screen share, camera switch, audio only). */
   private videoOverride: { track: MediaStreamTrack | null } | null = null;
   private readonly restartMs: number;
+  /** The chat-only level: no microphone is sent (see {@link setAudioSending}). */
+  private isAudioOff = false;
 
   constructor(private readonly options: PeerMeshOptions) {
     this.restartMs = options.disconnectedRestartMs ?? 5_000;
@@ -427,7 +429,7 @@ export class PeerMesh {
     if (!stream) {
       return;
     }
-    const audio = stream.getAudioTracks()[0] ?? null;
+    const audio = this.isAudioOff ? null : (stream.getAudioTracks()[0] ?? null);
     const video = this.currentVideoTrack();
     for (const [kind, track] of [
       ['audio', audio],
@@ -450,8 +452,23 @@ export class PeerMesh {
     }
   }
 
+  /** The network changed or came back: new candidates and a new pair on every live connection. */
+  restartIce(): void {
+    for (const peer of this.peers.values()) {
+      peer.pc.restartIce();
+    }
+  }
+
+  /** Stops (false) or resumes sending the microphone to everyone: the chat-only level sends no sound. */
+  setAudioSending(isSending: boolean): void {
+    if (this.isAudioOff === isSending) {
+      this.isAudioOff = !isSending;
+      this.setLocalStream(this.localStream);
+    }
+  }
+
   /** Applies the video level to every video sender (bitrate cap and resolution scale). */
-  async applyVideoLevel(level: 'high' | 'low' | 'audio_only'): Promise<void> {
+  async applyVideoLevel(level: 'high' | 'low' | 'audio_only' | 'chat_only'): Promise<void> {
     for (const peer of this.peers.values()) {
       const sender = this.senderOf(peer, 'video');
       if (!sender) {

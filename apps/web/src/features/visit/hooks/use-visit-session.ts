@@ -28,6 +28,8 @@ export interface VisitSession {
   joinError: string | null;
   /** Others in the call, by key (names from the server; a placeholder for someone only seen in signalling). */
   participants: ReadonlyMap<string, VisitParticipant>;
+  /** Others whose connection dropped: shown as reconnecting until they are back (or give up). */
+  reconnecting: ReadonlySet<string>;
   media: ReadonlyMap<string, RemoteMedia>;
   chat: ChatLog;
   typing: readonly string[];
@@ -40,13 +42,16 @@ export interface VisitSession {
 
 export interface VisitSessionHandlers {
   onParticipantJoined?: (participant: VisitParticipant) => void;
-  onParticipantLeft?: (key: string) => void;
+  /** They left (`left`), or their connection dropped (`lost`): they may be back in a moment. */
+  onParticipantLeft?: (key: string, reason: 'left' | 'lost') => void;
   onSignal?: (signal: VisitSignalDelivery) => void;
   /** A fresh join (first or after a reconnection) with the others in the call. */
   onJoined?: (result: VisitJoinResult) => void;
 }
 
 const typingTimeoutMs = 6_000;
+/** How long someone whose connection dropped is shown as reconnecting before they count as gone. */
+export const reconnectGraceMs = 30_000;
 /**
  * After being admitted, how long the page waits before joining again (for the list of the others
  * and the chat): the call is negotiated meanwhile, and the join's work on the server would hold
@@ -71,6 +76,8 @@ export function useVisitSession(
   const [joined, setJoined] = useState(false);
   const [joinError, setJoinError] = useState<string | null>(null);
   const [participants, setParticipants] = useState<ReadonlyMap<string, VisitParticipant>>(new Map());
+  const [reconnecting, setReconnecting] = useState<ReadonlySet<string>>(new Set());
+  const graceTimers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
   const [media, setMedia] = useState<ReadonlyMap<string, RemoteMedia>>(new Map());
   const [chat, setChat] = useState<ChatLog>(emptyChatLog);
   const [typingByKey, setTypingByKey] = useState<ReadonlyMap<string, { name: string; until: number }>>(
@@ -151,8 +158,22 @@ export function useVisitSession(
         return;
       }
       const handleConnect = () => void join();
+      // Until the join after a reconnection is acknowledged, this page is not in the call.
+      const handleDisconnect = () => setJoined(false);
+      // Closing the page is leaving (the others stop waiting for it), not a dropped connection.
+      const handlePageHide = () => {
+        if (socket.connected) {
+          socket.emit('visit.leave', { appointmentId }, () => undefined);
+        }
+      };
       socket.on('connect', handleConnect);
-      detach = () => socket.off('connect', handleConnect);
+      socket.on('disconnect', handleDisconnect);
+      window.addEventListener('pagehide', handlePageHide);
+      detach = () => {
+        socket.off('connect', handleConnect);
+        socket.off('disconnect', handleDisconnect);
+        window.removeEventListener('pagehide', handlePageHide);
+      };
       if (socket.connected) {
         void join();
       }
@@ -194,6 +215,45 @@ export function useVisitSession(
     },
     enabled,
   );
+  /** They are back, or gone for good: no longer shown as reconnecting. */
+  const endGrace = (key: string) => {
+    const timer = graceTimers.current.get(key);
+    if (timer !== undefined) {
+      clearTimeout(timer);
+      graceTimers.current.delete(key);
+    }
+    setReconnecting((previous) => {
+      if (!previous.has(key)) {
+        return previous;
+      }
+      const next = new Set(previous);
+      next.delete(key);
+      return next;
+    });
+  };
+  const forget = (key: string) => {
+    endGrace(key);
+    setParticipants((previous) => {
+      const next = new Map(previous);
+      next.delete(key);
+      return next;
+    });
+    setMedia((previous) => {
+      const next = new Map(previous);
+      next.delete(key);
+      return next;
+    });
+    handlersRef.current.onParticipantLeft?.(key, 'left');
+  };
+  useEffect(() => {
+    const timers = graceTimers.current;
+    return () => {
+      for (const timer of timers.values()) {
+        clearTimeout(timer);
+      }
+      timers.clear();
+    };
+  }, []);
   useRealtimeEvent(
     'visit.participantJoined',
     ({ appointmentId: id, participant }) => {
@@ -201,27 +261,34 @@ export function useVisitSession(
         return;
       }
       setParticipants((previous) => new Map(previous).set(participant.key, participant));
+      endGrace(participant.key);
       handlersRef.current.onParticipantJoined?.(participant);
     },
     enabled,
   );
   useRealtimeEvent(
     'visit.participantLeft',
-    ({ appointmentId: id, key }) => {
+    ({ appointmentId: id, key, reason }) => {
       if (id !== appointmentId) {
         return;
       }
-      setParticipants((previous) => {
-        const next = new Map(previous);
-        next.delete(key);
-        return next;
-      });
-      setMedia((previous) => {
-        const next = new Map(previous);
-        next.delete(key);
-        return next;
-      });
-      handlersRef.current.onParticipantLeft?.(key);
+      if (reason !== 'lost') {
+        forget(key);
+        return;
+      }
+      // Their connection dropped (or they came back on a new one): shown as reconnecting while
+      // they may return; their peer connection stays until they rejoin (and it is rebuilt).
+      setReconnecting((previous) => new Set(previous).add(key));
+      handlersRef.current.onParticipantLeft?.(key, 'lost');
+      if (!graceTimers.current.has(key)) {
+        graceTimers.current.set(
+          key,
+          setTimeout(() => {
+            graceTimers.current.delete(key);
+            forget(key);
+          }, reconnectGraceMs),
+        );
+      }
     },
     enabled,
   );
@@ -337,6 +404,7 @@ export function useVisitSession(
     joined,
     joinError,
     participants,
+    reconnecting,
     media,
     chat,
     typing: [...typingByKey.values()].map((entry) => entry.name),
