@@ -133,7 +133,8 @@ export async function waitForRemoteVideos(page: Page, count: number, timeoutMs =
           const video = tile.querySelector('video');
           const participant = tile.dataset.key ?? '';
           const frames = video?.getVideoPlaybackQuality().totalVideoFrames ?? 0;
-          if (!(participant in atStart)) {
+          // A picture that starts over (a new connection after a reconnection) counts from its own start.
+          if (!(participant in atStart) || frames < atStart[participant]!) {
             atStart[participant] = frames;
           } else if ((video?.videoWidth ?? 0) > 0 && frames > atStart[participant]!) {
             decoding += 1;
