@@ -259,10 +259,16 @@ describe('CallView connection', () => {
     unmount();
     renderCall(people.doctor, undefined, 'es', {
       peers: withPatient('connected'),
-      session: { ...session, reconnecting: new Set([people.patient.key]) },
+      session: {
+        ...session,
+        reconnecting: new Set([people.patient.key]),
+        media: patientMedia('high', 'good'),
+      },
     });
     const overlay = screen.getByTestId('visit-remote-reconnecting');
     expect(overlay.textContent).toContain('Reconectando…');
     expect(overlay.textContent).toContain('Se interrumpió la conexión de Pedro Gómez');
+    // Their last reading ("good") is stale meanwhile: not shown.
+    expect(screen.queryByTestId('visit-remote-quality')).toBeNull();
   });
 });

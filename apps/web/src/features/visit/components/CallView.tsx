@@ -259,6 +259,7 @@ export function CallView({
             const who = nameOf(peer.key);
             const remote = session.media.get(peer.key);
             const theirs = remote?.reading?.indicator ?? 'unknown';
+            const overlay = reconnectingOverlay(peer.key, who.name, peer.connectionState);
             return (
               <VideoTile
                 key={peer.key}
@@ -275,9 +276,10 @@ export function CallView({
                       ? t(`visit.call.level.${remote.quality}`)
                       : t('visit.call.cameraOff')
                 }
-                overlay={reconnectingOverlay(peer.key, who.name, peer.connectionState)}
+                overlay={overlay}
                 badge={
-                  remote?.reading ? (
+                  // Their last reading is stale while the connection is being made again.
+                  remote?.reading && overlay === null ? (
                     <ConnectionBadge
                       indicator={theirs}
                       text={t(`visit.call.quality.${theirs}`)}
