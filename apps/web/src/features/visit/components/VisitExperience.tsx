@@ -78,8 +78,20 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
       claimCallHandoff(handoff);
     }
   }, [handoff]);
-  const pendingAdmission = useRef(handoff?.admit ?? null);
+  // With a prepared call the waiting-room page already joined and admitted; else this page does.
+  const pendingAdmission = useRef(handoff && !handoff.admission ? handoff.admit : null);
   const [admitError, setAdmitError] = useState<string | null>(null);
+  useEffect(() => {
+    let active = true;
+    handoff?.admission?.catch((error: unknown) => {
+      if (active) {
+        setAdmitError(errorText(error));
+      }
+    });
+    return () => {
+      active = false;
+    };
+  }, [handoff, errorText]);
   const media = useLocalMedia(isLive, { initial: handoff?.media });
   const callSelfKey =
     state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null;

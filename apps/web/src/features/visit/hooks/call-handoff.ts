@@ -1,4 +1,6 @@
-import { emitWithAck } from '../../../lib/realtime';
+import type { ServerToClientEvents } from '@telemedicina/shared/realtime';
+import { emitWithAck, getRealtimeSocket } from '../../../lib/realtime';
+import { admit } from '../api/visit-actions';
 import { PeerMesh, type OutgoingSignal } from './peer-mesh';
 
 /**
@@ -95,6 +97,61 @@ export interface CallHandoff {
   admit: { participantKey?: string };
   media: HandedMedia | null;
   prepared: PreparedCall | null;
+  /**
+   * Set once this page has started joining the call and admitting (see {@link admitAtOnce}): the
+   * call screen does neither again and shows the failure, if any.
+   */
+  admission?: Promise<unknown>;
+  /** Stops handing the call's events to the prepared mesh: the call screen listens from now on. */
+  detach?: () => void;
+}
+
+/**
+ * With a prepared call, joins it and admits at once, while the call screen is still being drawn:
+ * until that screen takes over ({@link claimCallHandoff}), the announcement of the admitted person
+ * opens the prepared connection (its held offer goes out) and their answer and candidates are
+ * applied to it here. Without one, the call screen joins and admits itself.
+ */
+export function admitAtOnce(handoff: CallHandoff): void {
+  const prepared = handoff.prepared;
+  if (!prepared) {
+    return;
+  }
+  const { appointmentId } = handoff;
+  let isDetached = false;
+  let stopListening = (): void => undefined;
+  handoff.detach = () => {
+    isDetached = true;
+    stopListening();
+  };
+  const admission = getRealtimeSocket().then(async (socket) => {
+    if (!isDetached) {
+      const handleJoined: ServerToClientEvents['visit.participantJoined'] = ({
+        appointmentId: id,
+        participant,
+      }) => {
+        if (id === appointmentId) {
+          prepared.mesh.rebuild(participant.key, true);
+        }
+      };
+      const handleSignal: ServerToClientEvents['visit.signal'] = (signal) => {
+        if (signal.appointmentId === appointmentId) {
+          prepared.mesh.handleSignal(signal);
+        }
+      };
+      socket.on('visit.participantJoined', handleJoined);
+      socket.on('visit.signal', handleSignal);
+      stopListening = () => {
+        socket.off('visit.participantJoined', handleJoined);
+        socket.off('visit.signal', handleSignal);
+      };
+    }
+    await emitWithAck('visit.join', { appointmentId, lastSeq: 0 });
+    await admit(appointmentId, handoff.admit);
+  });
+  // Whoever takes the call shows a failure; nobody else has to.
+  admission.catch(() => undefined);
+  handoff.admission = admission;
 }
 
 /** A handoff nobody took (the navigation went elsewhere) is let go: camera off, connections closed. */
@@ -103,6 +160,7 @@ export const unclaimedHandoffMs = 30_000;
 let pending: { handoff: CallHandoff; timer: ReturnType<typeof setTimeout> } | null = null;
 
 function release(handoff: CallHandoff): void {
+  handoff.detach?.();
   handoff.media?.stream.getTracks().forEach((track) => track.stop());
   handoff.prepared?.mesh.closeAll();
 }
@@ -133,6 +191,7 @@ export function peekCallHandoff(appointmentId: string): CallHandoff | null {
 
 /** The call screen took `handoff`: from now on it owns the stream and the connections. */
 export function claimCallHandoff(handoff: CallHandoff): void {
+  handoff.detach?.();
   if (pending?.handoff === handoff) {
     clearTimeout(pending.timer);
     pending = null;

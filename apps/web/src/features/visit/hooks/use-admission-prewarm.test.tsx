@@ -7,8 +7,14 @@ import { claimCallHandoff, peekCallHandoff } from './call-handoff';
 import { FakePeerConnection, fakeStream } from './peer-connection-test-fake';
 import { admissionKeysOf, useAdmissionPrewarm } from './use-admission-prewarm';
 
-const realtime = vi.hoisted(() => ({ emitWithAck: vi.fn(() => Promise.resolve(null)) }));
+const socket = vi.hoisted(() => ({ on: vi.fn(), off: vi.fn() }));
+const realtime = vi.hoisted(() => ({
+  emitWithAck: vi.fn((_event: string, _payload: unknown) => Promise.resolve(null)),
+  getRealtimeSocket: vi.fn(() => Promise.resolve(socket)),
+}));
 vi.mock('../../../lib/realtime', () => realtime);
+const actions = vi.hoisted(() => ({ admit: vi.fn((_id: string, _request: unknown) => Promise.resolve({})) }));
+vi.mock('../api/visit-actions', () => actions);
 vi.mock('../api/visit-state', () => ({
   visitStateQuery: (appointmentId: string) => ({
     queryKey: ['visit', appointmentId],
@@ -75,6 +81,9 @@ beforeEach(() => {
   streams.length = 0;
   getUserMedia.mockClear();
   realtime.emitWithAck.mockClear();
+  actions.admit.mockClear();
+  socket.on.mockClear();
+  socket.off.mockClear();
   window.localStorage.clear();
   Object.defineProperty(window, 'isSecureContext', { value: true, configurable: true });
   Object.defineProperty(navigator, 'mediaDevices', {
@@ -124,11 +133,21 @@ describe('the waiting room made ready for admission', () => {
     expect(handoff?.media?.stream).toBe(streams[0]);
     expect(handoff?.prepared?.mesh.isPrepared(patientKey)).toBe(true);
     expect(FakePeerConnection.created).toHaveLength(2);
+    // It joins the call and then admits at once, listening for the admitted person meanwhile.
+    await waitFor(() => expect(actions.admit).toHaveBeenCalledWith(visit, {}));
+    expect(realtime.emitWithAck.mock.calls.map(([event]) => event)).toEqual(['visit.join']);
+    expect(socket.on.mock.calls.map((call: unknown[]) => call[0])).toEqual([
+      'visit.participantJoined',
+      'visit.signal',
+    ]);
     unmount();
     expect(isLive(streams[0]!)).toBe(true);
     // The handed connection stays open; the other visit's belonged to the page and is closed.
     expect(FakePeerConnection.created.map((pc) => pc.closed).sort()).toEqual([false, true]);
     expect(handoff?.prepared?.mesh.isPrepared(patientKey)).toBe(true);
+    // The call screen takes over: the page stops listening for it.
+    claimCallHandoff(handoff!);
+    expect(socket.off).toHaveBeenCalledTimes(2);
     expect(getUserMedia).toHaveBeenCalledTimes(1);
   });
 

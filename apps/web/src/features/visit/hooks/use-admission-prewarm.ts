@@ -2,7 +2,7 @@ import type { WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared/visits'
 import { useQueries } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { visitStateQuery } from '../api/visit-state';
-import { handOffCall, prepareCall, type PreparedCall } from './call-handoff';
+import { admitAtOnce, handOffCall, prepareCall, type PreparedCall } from './call-handoff';
 import { useLocalMedia, type LocalMedia } from './use-local-media';
 
 /** Visits (first in the queue) whose connections are made ahead: each holds a camera's worth of encoder. */
@@ -133,12 +133,14 @@ export function useAdmissionPrewarm(
       const prepared = calls.current.get(appointmentId) ?? null;
       calls.current.delete(appointmentId);
       const handed = release();
-      handOffCall({
+      const handoff = {
         appointmentId,
         admit: participantKey ? { participantKey } : {},
         media: handed ? { stream: handed, isMuted, isCameraOff } : null,
         prepared,
-      });
+      };
+      handOffCall(handoff);
+      admitAtOnce(handoff);
     },
     [release, isMuted, isCameraOff],
   );
