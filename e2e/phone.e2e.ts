@@ -1,14 +1,16 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
 import { expectNoSeriousViolations } from './support/axe.js';
 import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
-import { startServer, type RunningServer } from './support/server.js';
+import { repoRoot, startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/sign-in.js';
 import { settle } from './support/settle.js';
 import { prepareDoctor, prepareVisitClinic, waitForRemoteVideos } from './support/visits.js';
+import { callWatch, watchCalls } from './support/call-watch.js';
 import { clickThrough } from './support/navigation.js';
 
 /**
@@ -23,11 +25,14 @@ let server: RunningServer;
 let browser: BrowserHandle;
 let doctorId = '';
 let patientApi: ApiSession;
+let doctorApi: ApiSession;
 /** A long name with a long word: what the old table squeezed to one letter a line. */
 const doctorName = 'Dra. María Guadalupe Fernández-Villaseñor';
 const accountZone = 'America/Mexico_City';
 const deviceZone = 'Europe/Madrid';
 const shotDir = '/tmp/shots/phone-first';
+/** The doctor's waiting room with the camera preview, both languages, desktop and phone. */
+const waitingRoomShotDir = join(repoRoot, 'test-results', 'screenshots');
 /** As in a11y.e2e.ts: the user menu's avatar initials are decoration axe still counts as visible text. */
 const axeOptions = { exclude: ['[data-testid="user-menu-button"]'] };
 
@@ -39,6 +44,7 @@ beforeAll(async () => {
   await prepareVisitClinic(server.baseUrl);
   const doctor = await prepareDoctor(server.baseUrl, 'medico1@example.com');
   doctorId = doctor.id;
+  doctorApi = doctor.session;
   const patient = new ApiSession(server.baseUrl);
   await patient.signIn('paciente1@example.com');
   patientApi = patient;
@@ -50,6 +56,7 @@ beforeAll(async () => {
     expect(answer.status).toBe(200);
   }
   mkdirSync(shotDir, { recursive: true });
+  mkdirSync(waitingRoomShotDir, { recursive: true });
 }, 360_000);
 
 afterAll(async () => {
@@ -206,6 +213,7 @@ async function openDirectory(page: Page): Promise<void> {
 describe('phone widths', () => {
   it('directory, booking, visit and call at 360/390 px: names whole, the patient can hang up', async () => {
     const patientContext = await openContext('es', 390, 844);
+    await watchCalls(patientContext);
     const patient = await patientContext.newPage();
     await signIn(patient, server.baseUrl, 'paciente1@example.com');
 
@@ -252,20 +260,71 @@ describe('phone widths', () => {
     const appointmentId = /\/visits\/([\w-]+)/.exec(patient.url())?.[1] ?? '';
     expect(appointmentId).not.toBe('');
 
-    // The doctor admits from the waiting room.
+    // The doctor admits from the waiting room, where the camera and microphone are ready and the
+    // call is prepared while the patient waits; nobody sees or hears anyone before admission.
     const doctorContext = await openContext('en', 1280, 800);
+    await watchCalls(doctorContext);
     const doctor = await doctorContext.newPage();
     await signIn(doctor, server.baseUrl, 'medico1@example.com');
-    await doctor.goto(`${server.baseUrl}/admin/waiting-room`);
     const entry = doctor.locator(`[data-testid="waiting-room-entry"][data-appointment="${appointmentId}"]`);
-    await entry.waitFor({ timeout: 20_000 });
-    await expect
-      .poll(() => entry.getByTestId('waiting-room-online').getAttribute('data-online'), { timeout: 20_000 })
-      .toBe('true');
+    const openWaitingRoom = async (lang: Lang) => {
+      expect((await doctorApi.request('PATCH', '/me', { language: lang })).status).toBe(200);
+      await doctor.evaluate(
+        (language) => window.localStorage.setItem('telemedicina.language', language),
+        lang,
+      );
+      await doctor.goto(`${server.baseUrl}/admin/waiting-room`);
+      await entry.waitFor({ timeout: 20_000 });
+      await expect
+        .poll(() => entry.getByTestId('waiting-room-online').getAttribute('data-online'), { timeout: 20_000 })
+        .toBe('true');
+      const preview = doctor.getByTestId('admission-preview');
+      await expect.poll(() => preview.getAttribute('data-state'), { timeout: 20_000 }).toBe('ready');
+      await expect.poll(() => preview.getAttribute('data-prepared'), { timeout: 20_000 }).toBe('1');
+      await doctor.waitForFunction(
+        () =>
+          (document.querySelector<HTMLVideoElement>('[data-testid="admission-preview-tile-video"]')
+            ?.videoWidth ?? 0) > 0,
+        undefined,
+        { timeout: 20_000 },
+      );
+      expect(await doctor.getByTestId('admission-preview-status').textContent()).toBe(
+        lang === 'es' ? 'Cámara y micrófono listos' : 'Camera and microphone ready',
+      );
+    };
+    for (const lang of ['es', 'en'] as const) {
+      await openWaitingRoom(lang);
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await doctor.setViewportSize({ width, height });
+        await settle(doctor);
+        const pageWidth = await doctor.evaluate(() => document.documentElement.scrollWidth);
+        expect(pageWidth, `waiting room ${lang} @${width}: no sideways scrolling`).toBeLessThanOrEqual(width);
+        await doctor.screenshot({
+          path: join(waitingRoomShotDir, `waiting-room-preview-${lang}-${width}.png`),
+          fullPage: true,
+        });
+        await expectNoSeriousViolations(doctor, `waiting room with preview ${lang} @${width}`, axeOptions);
+      }
+    }
+    await doctor.setViewportSize({ width: 1280, height: 800 });
+    // Prepared, not sent: neither page has received a track, and the patient has no call on screen.
+    expect((await callWatch(patient)).remoteTracks).toBe(0);
+    expect((await callWatch(doctor)).remoteTracks).toBe(0);
+    expect(await patient.getByTestId('visit-remote').count()).toBe(0);
+    await expect.poll(async () => (await callWatch(doctor)).offers, { timeout: 10_000 }).toBe(1);
+    const before = await callWatch(doctor);
     await entry.getByTestId('waiting-room-admit').click();
     await doctor.getByTestId('visit-call').waitFor({ timeout: 20_000 });
     await patient.getByTestId('visit-call').waitFor({ timeout: 30_000 });
     await waitForRemoteVideos(patient, 1);
+    await waitForRemoteVideos(doctor, 1);
+    // The call took the preview's camera and the prepared offer: no second camera, no second offer.
+    const after = await callWatch(doctor);
+    expect(after.mediaRequests, 'camera asked once').toBe(before.mediaRequests);
+    expect(after.offers, 'no offer after admission').toBe(before.offers);
 
     // The call: the hang-up in view, upright and on its side, at each width (and on a desktop).
     for (const [width, height] of [
