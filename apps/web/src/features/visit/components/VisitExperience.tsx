@@ -2,7 +2,7 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Anchor.layer.css';
 import { Alert, Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconPhone } from '@tabler/icons-react';
-import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared';
+import type { DeviceCheckResult, VisitState, WaitingRoom } from '@telemedicina/shared/visits';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -95,7 +95,12 @@ export function VisitExperience({ appointmentId, isGuest = false, slots }: Visit
   const media = useLocalMedia(isLive, { initial: handoff?.media });
   const callSelfKey =
     state && screen !== 'ended' && screen !== 'closed' && screen !== 'left' ? state.self.key : null;
-  const preparedPeers = usePreparedPeerMesh(handoff?.prepared ?? null, state?.iceServers ?? [], media.stream);
+  const preparedPeers = usePreparedPeerMesh(
+    handoff?.prepared ?? null,
+    state?.iceServers ?? [],
+    media.stream,
+    state?.iceServersTtlSeconds ?? null,
+  );
   const ownPeers = usePeerMesh({
     appointmentId,
     selfKey: handoff?.prepared ? null : callSelfKey,

@@ -1,6 +1,7 @@
 import type { VisitSignalDelivery } from '@telemedicina/shared/visits';
 import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
 import type { PreparedCall } from './call-handoff';
+import { shouldRefreshIceServers } from './ice-refresh';
 import type { PeerMeshHandle } from './use-peer-mesh';
 
 /**
@@ -8,12 +9,15 @@ import type { PeerMeshHandle } from './use-peer-mesh';
  * the same handle as `usePeerMesh`, over the handed mesh, which this page owns from now on (closed
  * when it unmounts). The connections prepared for the waiting person keep their offer until that
  * person is in the call; renewed ICE servers go to each new connection and, for their next ICE
- * restart, to the open ones.
+ * restart, to the open ones when {@link shouldRefreshIceServers} says so (as in `usePeerMesh`:
+ * handing every freshly issued TURN credential to an open connection would restart its ICE).
  */
 export function usePreparedPeerMesh(
   prepared: PreparedCall | null,
   iceServers: RTCIceServer[],
   localStream: MediaStream | null,
+  /** How long issued TURN credentials in `iceServers` last (seconds); null when none expire. */
+  iceServersTtlSeconds: number | null = null,
 ): PeerMeshHandle {
   const [, bump] = useReducer((value: number) => value + 1, 0);
   const iceKey = JSON.stringify(iceServers);
@@ -22,19 +26,24 @@ export function usePreparedPeerMesh(
   const mesh = prepared?.mesh ?? null;
 
   useLayoutEffect(() => {
-    iceRef.current = JSON.parse(iceKey) as RTCIceServer[];
+    const fresh = JSON.parse(iceKey) as RTCIceServer[];
+    iceRef.current = fresh;
     for (const pc of connections) {
       if (pc.signalingState === 'closed') {
         connections.delete(pc);
         continue;
       }
+      const configuration = pc.getConfiguration();
+      if (!shouldRefreshIceServers(configuration.iceServers ?? [], fresh, iceServersTtlSeconds)) {
+        continue;
+      }
       try {
-        pc.setConfiguration({ ...pc.getConfiguration(), iceServers: iceRef.current });
+        pc.setConfiguration({ ...configuration, iceServers: fresh });
       } catch {
         // A browser refusing the change keeps the servers the connection has.
       }
     }
-  }, [iceKey, connections]);
+  }, [iceKey, iceServersTtlSeconds, connections]);
 
   useEffect(() => {
     if (!prepared) {
