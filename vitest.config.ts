@@ -1,12 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+/** `@telemedicina/shared/<area>` resolves to the shared package's source (there is no barrel). */
 const sharedDirectory = fileURLToPath(new URL('./packages/shared/src/', import.meta.url));
-const alias = [
-  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
-  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
-];
+const alias = [{ find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` }];
 
 /**
  * One vitest run, five projects. Unit and integration suites run in parallel

@@ -7,7 +7,7 @@ const targets = [
   {
     workspace: '@telemedicina/shared',
     sources: ['packages/shared/src'],
-    output: 'packages/shared/dist/index.js',
+    output: 'packages/shared/dist/common.js',
   },
   {
     workspace: '@telemedicina/server',

@@ -6,12 +6,9 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import react from '@vitejs/plugin-react';
 import { build, defineConfig, type Plugin } from 'vite';
 
-/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+/** `@telemedicina/shared/<area>` resolves to the shared package's source (there is no barrel). */
 const sharedDirectory = fileURLToPath(new URL('../../packages/shared/src/', import.meta.url));
-const sharedAlias = [
-  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
-  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
-];
+const sharedAlias = [{ find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` }];
 
 /**
  * Writes `boot-hints.json` beside index.html: per boot step, the scripts and styles it loads beyond

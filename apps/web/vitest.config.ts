@@ -2,12 +2,9 @@ import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineProject } from 'vitest/config';
 
-/** `@telemedicina/shared/<area>` (and the barrel) resolve to the shared package's source. */
+/** `@telemedicina/shared/<area>` resolves to the shared package's source (there is no barrel). */
 const sharedDirectory = fileURLToPath(new URL('../../packages/shared/src/', import.meta.url));
-const sharedAlias = [
-  { find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` },
-  { find: /^@telemedicina\/shared$/, replacement: `${sharedDirectory}index.ts` },
-];
+const sharedAlias = [{ find: /^@telemedicina\/shared\/([\w-]+)$/, replacement: `${sharedDirectory}$1.ts` }];
 
 export default defineProject({
   plugins: [react()],

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
-import { iceServerSchema, type IceServer } from '@telemedicina/shared';
+import { iceServerSchema, type IceServer } from '@telemedicina/shared/clinic-settings';
 import { z } from 'zod';
 import { defaultWebDistDir } from '../paths.js';
 

@@ -4,7 +4,8 @@
  * malformed payloads every event must refuse. `fixtures` is typed as a record over the shared event
  * map, so a new event without a fixture does not compile.
  */
-import type { ClientToServerEvents, Permission } from '@telemedicina/shared';
+import type { Permission } from '@telemedicina/shared/permission-catalogue';
+import type { ClientToServerEvents } from '@telemedicina/shared/realtime';
 import type { TestVisit } from '../test/visit-fixtures.js';
 
 export type EventName = keyof ClientToServerEvents;

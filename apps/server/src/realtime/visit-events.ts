@@ -1,18 +1,18 @@
+import type { ErrorCode } from '@telemedicina/shared/errors';
+import type { AckResult } from '@telemedicina/shared/realtime';
+import { maxVisitParticipants } from '@telemedicina/shared/visit-timing';
 import {
   chatSendSchema,
   chatTypingSchema,
-  maxVisitParticipants,
   visitJoinSchema,
   visitMediaStateSchema,
   visitRefSchema,
   visitSignalSchema,
   waitingMessageSchema,
   waitingRoomWatchSchema,
-  type AckResult,
-  type ErrorCode,
   type VisitJoinResult,
   type VisitParticipant,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { isAppError } from '../lib/app-error.js';

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -73,24 +73,8 @@ function resolveRelative(from: string, specifier: string): string | null {
   return null;
 }
 
-/** Which shared module declares each exported value. */
-function sharedExports(): Map<string, string> {
-  const owners = new Map<string, string>();
-  for (const file of readdirSync(sharedSource)) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts') || file === 'index.ts') {
-      continue;
-    }
-    const source = readFileSync(path.join(sharedSource, file), 'utf8');
-    for (const match of source.matchAll(/^export\s+(?:const|function|class|enum)\s+(\w+)/gmu)) {
-      owners.set(match[1]!, path.join(sharedSource, file));
-    }
-  }
-  return owners;
-}
-
 /** Every source file the boot loads statically, web and shared. */
 function bootGraph(): Set<string> {
-  const owners = sharedExports();
   const seen = new Set<string>();
   const stack = bootRoots.map((root) => path.join(webSource, root));
   while (stack.length > 0) {
@@ -105,16 +89,6 @@ function bootGraph(): Set<string> {
         // A subpath import loads its area's module when it takes any value from it.
         if (names.length > 0) {
           stack.push(path.join(sharedSource, `${area}.ts`));
-        }
-      } else if (specifier === '@telemedicina/shared') {
-        for (const name of names) {
-          const owner = owners.get(name);
-          if (!owner) {
-            throw new Error(
-              `${path.relative(webSource, file)} imports ${name}, which no shared module declares`,
-            );
-          }
-          stack.push(owner);
         }
       } else if (specifier.startsWith('.') && !/\.(css|svg|png|json)$/u.test(specifier)) {
         const resolved = resolveRelative(file, specifier);

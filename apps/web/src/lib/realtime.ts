@@ -1,10 +1,6 @@
-import type {
-  AckResult,
-  ClientConfigResponse,
-  ClientToServerEvents,
-  ServerToClientEvents,
-} from '@telemedicina/shared';
-import { realtimePath } from '@telemedicina/shared';
+import type { ClientConfigResponse } from '@telemedicina/shared/api';
+import type { AckResult, ClientToServerEvents, ServerToClientEvents } from '@telemedicina/shared/realtime';
+import { realtimePath } from '@telemedicina/shared/realtime';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { Socket } from 'socket.io-client';
 import { requestClientConfig } from './config-request';

@@ -1,4 +1,4 @@
-import type { ConnectionReading, VisitParticipant } from '@telemedicina/shared';
+import type { ConnectionReading, VisitParticipant } from '@telemedicina/shared/visits';
 import type { VisitDependencies } from './visit-context.js';
 import { updateCallReading, type StoredCallReading } from './visit-call-readings.repository.js';
 

@@ -1,4 +1,4 @@
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser, send, signIn } from '../../test/factories.js';
 import type { TestContext } from '../../test/test-context.js';

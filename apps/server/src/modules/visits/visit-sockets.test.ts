@@ -1,4 +1,4 @@
-import type { GuestInvite } from '@telemedicina/shared';
+import type { GuestInvite } from '@telemedicina/shared/visits';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDoctor } from '../../test/booking-fixtures.js';
 import { auditEventsOf, createUser, send, signIn } from '../../test/factories.js';

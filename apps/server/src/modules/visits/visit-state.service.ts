@@ -1,11 +1,6 @@
-import {
-  visitCheckInOpensMinutesBefore,
-  visitJoinGraceMinutes,
-  type AppointmentStatus,
-  type VisitParticipant,
-  type VisitPhase,
-  type VisitState,
-} from '@telemedicina/shared';
+import type { AppointmentStatus } from '@telemedicina/shared/common';
+import { visitCheckInOpensMinutesBefore, visitJoinGraceMinutes } from '@telemedicina/shared/visit-timing';
+import type { VisitParticipant, VisitPhase, VisitState } from '@telemedicina/shared/visits';
 import { findAppointment, type AppointmentWithPeople } from '../appointments/appointments.repository.js';
 import { calendarDateIn } from '../settings/clinic-dates.js';
 import { getCachedClinicSettings } from '../settings/clinic-settings-cache.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { GuestInvite, VisitState } from '@telemedicina/shared';
+import type { GuestInvite, VisitState } from '@telemedicina/shared/visits';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnConfig } from '../../config/config.js';
 import { createClock, createDoctor } from '../../test/booking-fixtures.js';

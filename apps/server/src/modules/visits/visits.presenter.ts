@@ -1,13 +1,13 @@
+import { apiBasePath } from '@telemedicina/shared/api';
+import type { Language } from '@telemedicina/shared/i18n';
 import {
-  apiBasePath,
   deviceCheckResultSchema,
   type CallReadingSummary,
   type ChatMessage,
   type DeviceCheck,
   type GuestInvite,
-  type Language,
   type VisitParticipant,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import { documentLabelOf } from '../../lib/document-label.js';
 import { kindOfMimeType } from '../../lib/document-sniff.js';
 import type { VisitGuestRow, VisitMessageWithFile, VisitRow } from './visits.repository.js';

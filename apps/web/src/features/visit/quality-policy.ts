@@ -1,4 +1,4 @@
-import type { CallQualityLevel, ConnectionIndicator } from '@telemedicina/shared';
+import type { CallQualityLevel, ConnectionIndicator } from '@telemedicina/shared/visits';
 
 /** The sender's level: full video, reduced video, sound only, or the chat only. */
 export type QualityLevel = CallQualityLevel;

@@ -1,4 +1,4 @@
-import { visitStateSchema, type VisitState } from '@telemedicina/shared';
+import { visitStateSchema, type VisitState } from '@telemedicina/shared/visits';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { parseAnswer } from '../../../lib/parse-answer';

@@ -1,6 +1,6 @@
 import { Badge, Button, Group, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconClockHour4 } from '@tabler/icons-react';
-import type { VisitParticipant, VisitState } from '@telemedicina/shared';
+import type { VisitParticipant, VisitState } from '@telemedicina/shared/visits';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAdmit } from '../api/visit-actions';

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { VisitParticipant, VisitState } from '@telemedicina/shared';
+import type { VisitParticipant, VisitState } from '@telemedicina/shared/visits';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '../../../test/render';

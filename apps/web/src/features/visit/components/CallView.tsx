@@ -13,7 +13,7 @@ import '@mantine/core/styles/Menu.layer.css';
 import { Drawer, Tabs, Text } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconMessage, IconNotes } from '@tabler/icons-react';
-import type { ChatMessage, VisitParticipant, VisitState } from '@telemedicina/shared';
+import type { ChatMessage, VisitParticipant, VisitState } from '@telemedicina/shared/visits';
 import clsx from 'clsx';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,4 @@
-import { isPoliteTowards, type VisitSignal, type VisitSignalDelivery } from '@telemedicina/shared';
+import { isPoliteTowards, type VisitSignal, type VisitSignalDelivery } from '@telemedicina/shared/visits';
 
 /** What the mesh sends to one other participant (the caller adds the appointment). */
 export type OutgoingSignal = Omit<VisitSignal, 'appointmentId'>;

@@ -1,4 +1,4 @@
-import type { ConnectionReading } from '@telemedicina/shared';
+import type { ConnectionReading } from '@telemedicina/shared/visits';
 import { useEffect, useRef, useState } from 'react';
 import {
   indicatorOf,

@@ -1,4 +1,4 @@
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';

@@ -1,4 +1,4 @@
-import type { VisitState } from '@telemedicina/shared';
+import type { VisitState } from '@telemedicina/shared/visits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { queryKeys } from '../../../lib/query-keys';

@@ -1,4 +1,4 @@
-import type { VisitSignalDelivery } from '@telemedicina/shared';
+import type { VisitSignalDelivery } from '@telemedicina/shared/visits';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
 import { emitWithAck } from '../../../lib/realtime';
 import { shouldRefreshIceServers } from './ice-refresh';

@@ -5,7 +5,7 @@ import type {
   VisitParticipant,
   VisitSignalDelivery,
   VisitState,
-} from '@telemedicina/shared';
+} from '@telemedicina/shared/visits';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { emitWithAck, getRealtimeSocket, RealtimeError, useRealtimeEvent } from '../../../lib/realtime';
