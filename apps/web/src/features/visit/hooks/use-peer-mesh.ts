@@ -1,7 +1,7 @@
 import type { VisitSignalDelivery } from '@telemedicina/shared/visits';
-import { useCallback, useEffect, useLayoutEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useState } from 'react';
 import { emitWithAck } from '../../../lib/realtime';
-import { shouldRefreshIceServers } from './ice-refresh';
+import { useLiveIceServers } from './use-live-ice-servers';
 import { PeerMesh, type PeerView } from './peer-mesh';
 
 export interface PeerMeshHandle {
@@ -40,28 +40,7 @@ export function usePeerMesh(options: {
     signals: [],
     connects: [],
   }));
-  const iceKey = JSON.stringify(iceServers);
-  const iceRef = useRef<RTCIceServer[]>(iceServers);
-  const [connections] = useState(() => new Set<RTCPeerConnection>());
-  useLayoutEffect(() => {
-    const fresh = JSON.parse(iceKey) as RTCIceServer[];
-    iceRef.current = fresh;
-    for (const pc of connections) {
-      if (pc.signalingState === 'closed') {
-        connections.delete(pc);
-        continue;
-      }
-      const configuration = pc.getConfiguration();
-      if (!shouldRefreshIceServers(configuration.iceServers ?? [], fresh, ttlSeconds)) {
-        continue;
-      }
-      try {
-        pc.setConfiguration({ ...configuration, iceServers: fresh });
-      } catch {
-        // A browser refusing the change keeps the servers the connection has.
-      }
-    }
-  }, [iceKey, ttlSeconds, connections]);
+  const { latest: iceRef, connections } = useLiveIceServers(iceServers, ttlSeconds);
   const mesh = useMemo(
     () =>
       selfKey === null
@@ -87,7 +66,7 @@ export function usePeerMesh(options: {
             },
             onChange: bump,
           }),
-    [selfKey, appointmentId, connections],
+    [selfKey, appointmentId, connections, iceRef],
   );
 
   useEffect(() => {

@@ -1,7 +1,7 @@
 import type { VisitSignalDelivery } from '@telemedicina/shared/visits';
-import { useCallback, useEffect, useLayoutEffect, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useReducer } from 'react';
 import type { PreparedCall } from './call-handoff';
-import { shouldRefreshIceServers } from './ice-refresh';
+import { useLiveIceServers } from './use-live-ice-servers';
 import type { PeerMeshHandle } from './use-peer-mesh';
 
 /**
@@ -20,30 +20,8 @@ export function usePreparedPeerMesh(
   iceServersTtlSeconds: number | null = null,
 ): PeerMeshHandle {
   const [, bump] = useReducer((value: number) => value + 1, 0);
-  const iceKey = JSON.stringify(iceServers);
-  const iceRef = useRef<RTCIceServer[]>(iceServers);
-  const [connections] = useState(() => new Set<RTCPeerConnection>());
+  const { latest: iceRef, connections } = useLiveIceServers(iceServers, iceServersTtlSeconds);
   const mesh = prepared?.mesh ?? null;
-
-  useLayoutEffect(() => {
-    const fresh = JSON.parse(iceKey) as RTCIceServer[];
-    iceRef.current = fresh;
-    for (const pc of connections) {
-      if (pc.signalingState === 'closed') {
-        connections.delete(pc);
-        continue;
-      }
-      const configuration = pc.getConfiguration();
-      if (!shouldRefreshIceServers(configuration.iceServers ?? [], fresh, iceServersTtlSeconds)) {
-        continue;
-      }
-      try {
-        pc.setConfiguration({ ...configuration, iceServers: fresh });
-      } catch {
-        // A browser refusing the change keeps the servers the connection has.
-      }
-    }
-  }, [iceKey, iceServersTtlSeconds, connections]);
 
   useEffect(() => {
     if (!prepared) {
@@ -57,7 +35,7 @@ export function usePreparedPeerMesh(
     // Whatever changed before this page listened is drawn now.
     bump();
     return () => prepared.mesh.closeAll();
-  }, [prepared, connections]);
+  }, [prepared, connections, iceRef]);
 
   useEffect(() => {
     // The handed stream is the one the prepared connections already send: only a new one changes them.
