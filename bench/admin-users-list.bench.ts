@@ -240,7 +240,7 @@ async function run(db: DatabaseClient, databaseUrl: string, dataDir: string): Pr
     name: 'Administradora Principal',
     password: adminPassword,
   });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, database: db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   try {

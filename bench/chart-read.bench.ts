@@ -123,7 +123,7 @@ async function seedChart(db: DatabaseClient, databaseUrl: string, dataDir: strin
     SEED_DEMO: 'false',
     MFA_ENCRYPTION_KEY: mfaKey,
   });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, database: db });
   try {
     const doctor = await createUser(app, { roles: ['doctor'], name: 'Dra. Elena Banco', hasMfa: true });
     const otherDoctor = await createUser(app, { roles: ['doctor'], name: 'Dr. Mario Banco' });

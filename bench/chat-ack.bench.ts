@@ -208,7 +208,7 @@ async function run(
     APP_ORIGIN: origin,
     MFA_ENCRYPTION_KEY: 'benchmark-only-mfa-encryption-key-0123456789',
   });
-  const app = await buildApp({ config, db });
+  const app = await buildApp({ config, database: db });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.server.address() as AddressInfo).port;
 

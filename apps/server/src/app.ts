@@ -82,7 +82,7 @@ declare module 'fastify' {
 export interface AppDependencies {
   config: Config;
   /** An open, migrated database; the caller owns it and closes it after the app. */
-  db: DatabaseClient;
+  database: DatabaseClient;
   now?: () => Date;
   /**
    * More route plugins under /api/v1, registered after the built-in modules
@@ -108,7 +108,7 @@ export type App = FastifyInstance<
  */
 export async function buildApp({
   config,
-  db,
+  database,
   now = () => new Date(),
   extraApiRoutes = [],
 }: AppDependencies): Promise<App> {
@@ -144,10 +144,12 @@ export async function buildApp({
     return address !== null && typeof address === 'object' ? address.port : null;
   };
   let realtimeServer: RealtimeServer | null = null;
+  const { db } = database;
   const mailer = createMailer({ db, smtpUrl: config.smtpUrl, from: config.mailFrom, now, logger: app.log });
   const background = createBackgroundTasks(app.log);
   const services: AppServices = {
     db,
+    database,
     config,
     now,
     mailer,
@@ -181,9 +183,9 @@ export async function buildApp({
     now,
     sessions: {
       resolve: (cookieHeader) => identifySocket(services, cookieHeader),
-      filterLive: (ids) => filterLiveSessionIds(db.db, ids, now()),
+      filterLive: (ids) => filterLiveSessionIds(db, ids, now()),
     },
-    guests: { filterLive: (ids) => filterLiveGuestIds(db.db, ids, now()) },
+    guests: { filterLive: (ids) => filterLiveGuestIds(db, ids, now()) },
     redis:
       config.redisUrl === null ? null : { url: config.redisUrl, key: `${config.redisKeyPrefix}:socket.io` },
     onConnection: (socket, io) => registerVisitEvents(socket, io, visitDeps, app.log),
@@ -275,7 +277,7 @@ export async function buildApp({
     const storage = createFileStorage(config.uploadsDir);
     await app.register(
       async (api) => {
-        await api.register(healthRoutes, { db, version: serverVersion, startedAt, now });
+        await api.register(healthRoutes, { database, version: serverVersion, startedAt, now });
         await api.register(clientConfigRoutes, {
           version: serverVersion,
           getRealtimePort: realtimePortForClients,

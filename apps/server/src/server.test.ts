@@ -46,17 +46,17 @@ describe('graceful shutdown', () => {
     const database = await createTestDatabase();
     const events: string[] = [];
     const slowDb: DatabaseClient = {
-      ...database.db,
+      ...database.client,
       ping: async () => {
         events.push('ping:start');
         await delay(500);
-        const roundTripMs = await database.db.ping();
+        const roundTripMs = await database.client.ping();
         events.push('ping:end');
         return roundTripMs;
       },
       close: async () => {
         events.push('db:close');
-        await database.db.close();
+        await database.client.close();
       },
     };
     const server = await startServer(createTestConfig(tempDir, { realtimePort: 0 }), { db: slowDb });

@@ -45,7 +45,7 @@ export async function startServer(
   try {
     await db.migrate();
     const { hasDemoData, hasUsers } = await prepareDatabase(db, config, new Date());
-    app = await buildApp({ config, db });
+    app = await buildApp({ config, database: db });
     const log = app.log;
     reportPoolError = (error) => log.error({ err: error }, 'database pool error (an idle connection failed)');
     await app.listen({ port: config.port, host: config.host });

@@ -64,7 +64,7 @@ function targetConfig(name: string): Pick<Config, 'dataDir' | 'uploadsDir' | 'mf
 beforeAll(async () => {
   context = await createTestContext();
   work = await mkdtemp(path.join(tmpdir(), 'telemedicina-backup-test-'));
-  const db = context.db.db;
+  const db = context.db;
   expect(await seedDemoData(db, context.config, new Date())).toBe(true);
   // Sessions, audit events and a second factor sealed with the secret key.
   const admin = demoAccounts[0];
@@ -96,7 +96,7 @@ beforeAll(async () => {
   }
   const result = await createBackup({
     config: context.config,
-    client: context.db,
+    client: context.database.client,
     out: path.join(work, 'out', 'backup.tar.gz'),
     now: new Date(),
   });
@@ -115,7 +115,7 @@ describe('backup', () => {
   it('writes a manifest with version, migration level, kind, time and a sha256 per part', () => {
     expect(manifest).toMatchObject({
       format: 'telemedicina-backup',
-      database: { kind: context.db.kind, migration: { count: expect.any(Number) as number } },
+      database: { kind: context.database.client.kind, migration: { count: expect.any(Number) as number } },
       secretKey: { source: 'configured', file: null },
     });
     expect(manifest.database.migration.count).toBeGreaterThan(0);
@@ -149,7 +149,7 @@ describe('restore', () => {
             name: 'a fresh PostgreSQL database',
             open: async () => {
               const database = await createTestDatabase();
-              return { client: database.db, dispose: () => database.dispose() };
+              return { client: database.client, dispose: () => database.dispose() };
             },
           },
         ]),
@@ -162,8 +162,8 @@ describe('restore', () => {
       const config = targetConfig(target.name.includes('PGlite') ? 'pglite' : 'postgres');
       try {
         await restoreBackup({ config, client, archive, force: false });
-        expect(await snapshot(client.db)).toEqual(await snapshot(context.db.db));
-        expect(await sequences(client.db)).toBe(await sequences(context.db.db));
+        expect(await snapshot(client.db)).toEqual(await snapshot(context.db));
+        expect(await sequences(client.db)).toBe(await sequences(context.db));
         for (const [name, bytes] of uploaded) {
           expect((await readFile(path.join(config.uploadsDir, name))).equals(bytes)).toBe(true);
         }
@@ -179,7 +179,7 @@ describe('restore', () => {
         await expect(restoreBackup({ config, client, archive, force: false })).rejects.toThrow(/not empty/);
         // …unless forced, which replaces everything (the audit trail included).
         await restoreBackup({ config, client, archive, force: true });
-        expect(await snapshot(client.db)).toEqual(await snapshot(context.db.db));
+        expect(await snapshot(client.db)).toEqual(await snapshot(context.db));
       } finally {
         await dispose();
       }

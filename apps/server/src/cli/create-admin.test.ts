@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('createAdmin', () => {
   it('creates an active, verified administrator who can sign in, and records user.created', async () => {
-    const created = await createAdmin(context.db, context.app.services.passwords, {
+    const created = await createAdmin(context.database.client, context.app.services.passwords, {
       email: ' Jefa@Clinica.example ',
       name: 'Jefa Clínica',
       password: testPassword,
@@ -60,15 +60,17 @@ describe('createAdmin', () => {
       /IANA/,
     ],
   ])('refuses bad input %#', async (input, message) => {
-    await expect(createAdmin(context.db, context.app.services.passwords, input)).rejects.toThrow(message);
+    await expect(createAdmin(context.database.client, context.app.services.passwords, input)).rejects.toThrow(
+      message,
+    );
   });
 
   it('refuses an email that already has an account', async () => {
     const input = { email: 'dup@example.test', name: 'Admin Doble', password: testPassword };
-    await createAdmin(context.db, context.app.services.passwords, input);
-    await expect(createAdmin(context.db, context.app.services.passwords, input)).rejects.toBeInstanceOf(
-      CreateAdminError,
-    );
+    await createAdmin(context.database.client, context.app.services.passwords, input);
+    await expect(
+      createAdmin(context.database.client, context.app.services.passwords, input),
+    ).rejects.toBeInstanceOf(CreateAdminError);
   });
 });
 

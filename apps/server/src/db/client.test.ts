@@ -30,11 +30,11 @@ afterAll(async () => {
 
 describe(`database client`, () => {
   it('uses the driver the environment asks for', () => {
-    expect(database.db.kind).toBe(testDatabaseUrl === null ? 'pglite' : 'postgres');
+    expect(database.client.kind).toBe(testDatabaseUrl === null ? 'pglite' : 'postgres');
   });
 
   it('applies the migrations: the schema is usable through drizzle', async () => {
-    const { db } = database.db;
+    const { db } = database.client;
     await db.insert(appMeta).values({ key: 'test.fact', value: { at: '2026-01-01T00:00:00Z' } });
     const rows = await db.select().from(appMeta).where(eq(appMeta.key, 'test.fact'));
     expect(rows).toHaveLength(1);
@@ -43,21 +43,21 @@ describe(`database client`, () => {
   });
 
   it('records applied migrations and re-running them changes nothing', async () => {
-    await database.db.migrate();
-    const rows = await database.db.db
+    await database.client.migrate();
+    const rows = await database.db
       .select({ count: sql<number>`count(*)::int` })
       .from(sql`drizzle.__drizzle_migrations`);
     expect(rows).toEqual([{ count: migrationCount }]);
   });
 
   it('ping measures a real round trip', async () => {
-    const roundTripMs = await database.db.ping();
+    const roundTripMs = await database.client.ping();
     expect(roundTripMs).toBeGreaterThan(0);
     expect(roundTripMs).toBeLessThan(5_000);
   });
 
   it('lets pending events run between the queries of a chain, also inside a transaction', async () => {
-    const { db } = database.db;
+    const { db } = database.client;
     // A ticker on the event loop (as socket events are): it only advances when the loop turns.
     let ticks = 0;
     let running = true;
@@ -94,7 +94,7 @@ describe(`database client`, () => {
   });
 
   it('executeNamed answers the rows of repeated statements and keeps different texts apart', async () => {
-    const { db } = database.db;
+    const { db } = database.client;
     for (const value of [1, 2, 3]) {
       expect(await executeNamed(db, 'client_test', sql`select ${value}::int as n`)).toEqual([{ n: value }]);
       // Another text under the same prefix is another statement, not the first one re-run.
@@ -116,8 +116,8 @@ describe(`database client`, () => {
 
   it('ping fails once the client is closed', async () => {
     const other = await createTestDatabase();
-    await other.db.close();
-    await expect(other.db.ping()).rejects.toThrow();
+    await other.client.close();
+    await expect(other.client.ping()).rejects.toThrow();
     await other.dispose();
   });
 });

@@ -23,7 +23,7 @@ const config = createTestConfig('/tmp/telemedicina-seed-test', { seedDemo: true 
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  app = await buildApp({ config, db: database.db });
+  app = await buildApp({ config, database: database.client });
 });
 
 afterAll(async () => {
@@ -33,12 +33,12 @@ afterAll(async () => {
 
 describe('system data', () => {
   it('creates the four system roles with the catalogue grants', async () => {
-    await seedSystemData(database.db.db, new Date());
-    const rows = await database.db.db.select().from(roles);
+    await seedSystemData(database.db, new Date());
+    const rows = await database.db.select().from(roles);
     expect(rows.map((row) => row.key).sort()).toEqual(['admin', 'doctor', 'patient', 'staff']);
     expect(rows.every((row) => row.isSystem)).toBe(true);
     for (const [key, role] of Object.entries(systemRoles)) {
-      const grants = await database.db.db
+      const grants = await database.db
         .select({ permission: rolePermissions.permission })
         .from(rolePermissions)
         .innerJoin(roles, eq(roles.id, rolePermissions.roleId))
@@ -48,59 +48,54 @@ describe('system data', () => {
   });
 
   it('does not bring back a grant an administrator removed', async () => {
-    const [patient] = await database.db.db.select().from(roles).where(eq(roles.key, 'patient'));
-    await database.db.db
+    const [patient] = await database.db.select().from(roles).where(eq(roles.key, 'patient'));
+    await database.db
       .delete(rolePermissions)
       .where(
         and(eq(rolePermissions.roleId, patient!.id), eq(rolePermissions.permission, 'documents.upload')),
       );
-    await seedSystemData(database.db.db, new Date());
-    const grants = await database.db.db
+    await seedSystemData(database.db, new Date());
+    const grants = await database.db
       .select()
       .from(rolePermissions)
       .where(eq(rolePermissions.roleId, patient!.id));
     expect(grants.map((grant) => grant.permission)).not.toContain('documents.upload');
-    await database.db.db
-      .insert(rolePermissions)
-      .values({ roleId: patient!.id, permission: 'documents.upload' });
+    await database.db.insert(rolePermissions).values({ roleId: patient!.id, permission: 'documents.upload' });
   });
 
   it('requires a second factor of admins and doctors by default', async () => {
-    expect((await loadIdentitySettings(database.db.db, config)).mfaRequiredRoles).toEqual([
-      'admin',
-      'doctor',
-    ]);
+    expect((await loadIdentitySettings(database.db, config)).mfaRequiredRoles).toEqual(['admin', 'doctor']);
   });
 });
 
 describe('demo data', () => {
   it('creates the demo clinic once, on an empty database', async () => {
-    expect(await prepareDatabase(database.db, config, new Date())).toEqual({
+    expect(await prepareDatabase(database.client, config, new Date())).toEqual({
       hasDemoData: true,
       hasUsers: true,
     });
-    expect(await prepareDatabase(database.db, config, new Date())).toEqual({
+    expect(await prepareDatabase(database.client, config, new Date())).toEqual({
       hasDemoData: true,
       hasUsers: true,
     });
-    const rows = await database.db.db.select().from(users);
+    const rows = await database.db.select().from(users);
     expect(rows.map((row) => row.email).sort()).toEqual(demoAccounts.map((account) => account.email).sort());
     expect(
       rows.every(
         (row) => row.status === 'active' && row.emailVerifiedAt !== null && row.mfaEnabledAt === null,
       ),
     ).toBe(true);
-    expect((await database.db.db.select().from(specialties)).map((row) => row.nameEn).sort()).toEqual([
+    expect((await database.db.select().from(specialties)).map((row) => row.nameEn).sort()).toEqual([
       'Dermatology',
       'General medicine',
       'Pediatrics',
       'Psychiatry',
     ]);
-    expect((await loadIdentitySettings(database.db.db, config)).mfaRequiredRoles).toEqual([]);
+    expect((await loadIdentitySettings(database.db, config)).mfaRequiredRoles).toEqual([]);
   });
 
   it('books about 80 past visits over 45 days and a few upcoming ones, once', async () => {
-    const rows = await database.db.db.select().from(appointments);
+    const rows = await database.db.select().from(appointments);
     const now = Date.now();
     const past = rows.filter((row) => row.startsAt.getTime() < now);
     const upcoming = rows.filter((row) => row.startsAt.getTime() > now);
@@ -120,7 +115,7 @@ describe('demo data', () => {
       expect(times[3]! - times[0]!).toBeLessThan(60 * 60 * 1000);
     }
     // Between the demo doctors and patients only, never overlapping for one doctor.
-    const emails = new Map((await database.db.db.select().from(users)).map((row) => [row.id, row.email]));
+    const emails = new Map((await database.db.select().from(users)).map((row) => [row.id, row.email]));
     expect(new Set(rows.map((row) => emails.get(row.doctorUserId)))).toEqual(
       new Set(['medico1@example.com', 'medico2@example.com']),
     );
@@ -134,13 +129,13 @@ describe('demo data', () => {
         expect(visit.startsAt.getTime()).toBeGreaterThanOrEqual(sorted[index]!.endsAt.getTime());
       });
     }
-    await prepareDatabase(database.db, config, new Date());
-    expect(await database.db.db.select().from(appointments)).toHaveLength(rows.length);
+    await prepareDatabase(database.client, config, new Date());
+    expect(await database.db.select().from(appointments)).toHaveLength(rows.length);
   });
 
   it('gives the two doctors different specialties', async () => {
     const specialtiesOf = async (email: string): Promise<string[]> => {
-      const rows = await database.db.db
+      const rows = await database.db
         .select({ name: specialties.nameEs })
         .from(doctorSpecialties)
         .innerJoin(users, eq(users.id, doctorSpecialties.doctorUserId))
@@ -161,7 +156,7 @@ describe('demo data', () => {
       expect(client.me.roles.map((role) => role.key)).toEqual([account.role]);
       expect(client.me.session.mfaEnrollmentRequired).toBe(false);
     }
-    const adminRows = await database.db.db
+    const adminRows = await database.db
       .select({ email: users.email })
       .from(userRoles)
       .innerJoin(users, eq(users.id, userRoles.userId))
@@ -173,19 +168,19 @@ describe('demo data', () => {
   it('creates nothing when the database already has users', async () => {
     const other = await createTestDatabase();
     try {
-      await seedSystemData(other.db.db, new Date());
-      await other.db.db.insert(users).values({
+      await seedSystemData(other.db, new Date());
+      await other.db.insert(users).values({
         email: 'someone@example.test',
         name: 'Someone',
         language: 'es',
         timeZone: 'UTC',
         status: 'active',
       });
-      expect(await prepareDatabase(other.db, config, new Date())).toEqual({
+      expect(await prepareDatabase(other.client, config, new Date())).toEqual({
         hasDemoData: false,
         hasUsers: true,
       });
-      expect(await other.db.db.select().from(users)).toHaveLength(1);
+      expect(await other.db.select().from(users)).toHaveLength(1);
     } finally {
       await other.dispose();
     }

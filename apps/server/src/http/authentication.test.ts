@@ -37,7 +37,7 @@ function codeOf(response: { json: () => unknown }): string {
 }
 
 async function lastSeenOf(token: string): Promise<Date | undefined> {
-  const [row] = await context.db.db
+  const [row] = await context.db
     .select()
     .from(sessions)
     .where(eq(sessions.id, hashSecretToken(token)));
@@ -51,7 +51,7 @@ describe('route access declarations', () => {
       await expect(
         buildApp({
           config: createTestConfig(context.tempDir),
-          db: database.db,
+          database: database.client,
           extraApiRoutes: [
             (api) => {
               api.get('/undeclared', () => ({ ok: true }));
@@ -70,7 +70,7 @@ describe('route access declarations', () => {
       await expect(
         buildApp({
           config: createTestConfig(context.tempDir),
-          db: database.db,
+          database: database.client,
           extraApiRoutes: [
             (api) => {
               api.get(
@@ -92,7 +92,7 @@ describe('route access declarations', () => {
     const ownHookRuns: string[] = [];
     const app = await buildApp({
       config: createTestConfig(context.tempDir),
-      db: database.db,
+      database: database.client,
       extraApiRoutes: [
         (api) => {
           api.get(
@@ -166,7 +166,7 @@ describe('session resolution', () => {
     const cleared = parseSetCookie(expired.headers['set-cookie']).get('tm_session');
     expect(cleared).toMatchObject({ value: '' });
     expect(cleared?.attributes).toEqual(expect.arrayContaining(['max-age=0', 'httponly']));
-    const [row] = await context.db.db
+    const [row] = await context.db
       .select()
       .from(sessions)
       .where(eq(sessions.id, hashSecretToken(client.token)));
@@ -213,7 +213,7 @@ describe('session resolution', () => {
   it('ends the sessions of a user who was disabled', async () => {
     const user = await createUser(context.app, { roles: ['staff'] });
     const client = await signIn(context.app, user);
-    await context.db.db.update(users).set({ status: 'disabled' }).where(eq(users.id, user.id));
+    await context.db.update(users).set({ status: 'disabled' }).where(eq(users.id, user.id));
     const response = await send(context.app, 'GET', '/api/v1/me', { session: client.token });
     expect(codeOf(response)).toBe('SESSION_EXPIRED');
   });

@@ -175,7 +175,7 @@ async function recordDenial(
   required: readonly Permission[],
 ): Promise<void> {
   await recordAuditEvent(
-    services.db.db,
+    services.db,
     { now: services.now, actorUserId: actor.userId, request: requestMeta(request) },
     {
       action: 'access.denied',

@@ -22,7 +22,7 @@ export function contextFor(services: AppServices, request: FastifyRequest): Serv
     request: meta,
     audit: (event) =>
       recordAuditEvent(
-        services.db.db,
+        services.db,
         { now: services.now, actorUserId: actor?.userId ?? null, request: meta },
         event,
       ),

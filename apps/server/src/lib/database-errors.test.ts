@@ -83,7 +83,7 @@ if (testDatabaseUrl !== null) {
 
     beforeAll(async () => {
       database = await createTestDatabase();
-      db = database.db;
+      db = database.client;
     });
 
     afterAll(async () => {

@@ -2,7 +2,7 @@ import type { AuditAction, AuditTargetType } from '@telemedicina/shared/audit-ac
 import type { Notification } from '@telemedicina/shared/notifications';
 import type { Permission } from '@telemedicina/shared/permission-catalogue';
 import type { Config } from '../config/config.js';
-import type { DatabaseClient } from '../db/client.js';
+import type { Database, DatabaseClient } from '../db/client.js';
 import { appError } from '../lib/app-error.js';
 import type { BackgroundTasks } from '../lib/background-tasks.js';
 import type { Mailer } from '../lib/mail.js';
@@ -42,7 +42,10 @@ export interface SessionSockets {
 
 /** Long-lived collaborators, built once per app. */
 export interface AppServices {
-  db: DatabaseClient;
+  /** The query handle (Drizzle) every repository takes. */
+  db: Database;
+  /** The connection behind it: its kind, health check, migrations and close. */
+  database: DatabaseClient;
   config: Config;
   now: () => Date;
   mailer: Mailer;

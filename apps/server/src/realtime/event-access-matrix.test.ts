@@ -87,7 +87,7 @@ async function inviteGuest(visit: TestVisit): Promise<{ invite: GuestInvite; coo
 }
 
 async function messageCount(): Promise<number> {
-  const [row] = await context.db.db
+  const [row] = await context.db
     .select({ total: count() })
     .from(visitMessages)
     .where(inArray(visitMessages.appointmentId, [targets.call.appointmentId, targets.waiting.appointmentId]));

@@ -40,11 +40,11 @@ const ports: number[] = [];
 beforeAll(async () => {
   tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-redis-'));
   database = await createTestDatabase();
-  await seedSystemData(database.db.db, new Date());
-  await writeSetting(database.db.db, settingKeys.mfaRequiredRoles, [], { now: new Date() });
+  await seedSystemData(database.db, new Date());
+  await writeSetting(database.db, settingKeys.mfaRequiredRoles, [], { now: new Date() });
   for (const name of ['one', 'two']) {
     const config = createTestConfig(path.join(tempDir, name), { redisUrl, redisKeyPrefix: redisKey });
-    const app = await buildApp({ config, db: database.db });
+    const app = await buildApp({ config, database: database.client });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();
     apps.push(app);
@@ -134,7 +134,7 @@ describe('a call across two instances (Redis adapter)', () => {
     expect(sent).toMatchObject({ ok: true, data: { seq: 1 } });
     expect(await received).toMatchObject({ seq: 1, body: 'Le escribo desde la otra instancia' });
 
-    const [row] = await database.db.db
+    const [row] = await database.db
       .select()
       .from(appointments)
       .where(eq(appointments.id, visit.appointmentId));

@@ -25,7 +25,7 @@ export async function createDoctor(
 ): Promise<TestDoctor> {
   const timeZone = options.timeZone ?? 'Europe/Madrid';
   const user = await createUser(app, { roles: ['doctor'] });
-  const db = app.services.db.db;
+  const db = app.services.db;
   await db.update(users).set({ timeZone }).where(eq(users.id, user.id));
   await db.insert(doctorProfiles).values({
     userId: user.id,

@@ -60,7 +60,7 @@ export async function createUser(
   const roleKeys = options.roles ?? ['patient'];
   const totpSecret = options.hasMfa === true ? createTotpSecret() : null;
   const at = now();
-  const user = await insertUserIfEmailFree(db.db, {
+  const user = await insertUserIfEmailFree(db, {
     email,
     name,
     phone: null,
@@ -78,9 +78,9 @@ export async function createUser(
   if (user === null) {
     throw new Error(`createUser: ${email} already exists`);
   }
-  const roles = await findRolesByKeys(db.db, roleKeys);
+  const roles = await findRolesByKeys(db, roleKeys);
   await replaceUserRoles(
-    db.db,
+    db,
     user.id,
     roles.map((role) => role.id),
     at,
@@ -143,7 +143,7 @@ export async function latestEmail(
   template?: string,
 ): Promise<typeof emailOutbox.$inferSelect | null> {
   await app.services.background.idle();
-  const rows = await app.services.db.db
+  const rows = await app.services.db
     .select()
     .from(emailOutbox)
     .where(eq(emailOutbox.toAddress, to))
@@ -189,7 +189,7 @@ export function send(
 /** Audit events of one action (newest last), straight from the table. */
 export async function auditEventsOf(app: App, action: string): Promise<(typeof auditEvents.$inferSelect)[]> {
   await app.services.background.idle();
-  return app.services.db.db
+  return app.services.db
     .select()
     .from(auditEvents)
     .where(eq(auditEvents.action, action))
@@ -221,7 +221,7 @@ export async function createAppointment(
   const instant = (value: string | Date | null | undefined): Date | null =>
     value === undefined || value === null ? null : new Date(value);
   const startsAt = new Date(input.startsAt);
-  const [row] = await app.services.db.db
+  const [row] = await app.services.db
     .insert(appointments)
     .values({
       doctorUserId: input.doctorId,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp, type App } from '../app.js';
 import type { Config } from '../config/config.js';
-import type { DatabaseClient } from '../db/client.js';
+import type { Database } from '../db/client.js';
 import { seedSystemData } from '../db/seed.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
@@ -13,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 export interface TestContext {
   app: App;
   config: Config;
-  db: DatabaseClient;
+  /** The query handle (Drizzle) the app's services use. */
+  db: Database;
   database: TestDatabase;
   /** A scratch folder removed on close. */
   tempDir: string;
@@ -84,8 +85,8 @@ export async function createTestContext(
   const tempDir = await mkdtemp(path.join(tmpdir(), 'telemedicina-test-'));
   const database = await createTestDatabase();
   const now = options.now ?? (() => new Date());
-  await seedSystemData(database.db.db, now());
-  await writeSetting(database.db.db, settingKeys.mfaRequiredRoles, options.mfaRequiredRoles ?? [], {
+  await seedSystemData(database.db, now());
+  await writeSetting(database.db, settingKeys.mfaRequiredRoles, options.mfaRequiredRoles ?? [], {
     now: now(),
   });
   const mail = options.smtp === true ? await startSmtpCatcher() : null;
@@ -93,7 +94,7 @@ export async function createTestContext(
     ...(mail === null ? {} : { smtpUrl: mail.url }),
     ...options.config,
   });
-  const app = await buildApp({ config, db: database.db, now });
+  const app = await buildApp({ config, database: database.client, now });
   await options.configure?.(app);
   await app.ready();
   let closing: Promise<void> | null = null;

@@ -6,11 +6,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
-import { openDatabase, pgliteExtensions, type DatabaseClient } from '../db/client.js';
+import { openDatabase, pgliteExtensions, type Database, type DatabaseClient } from '../db/client.js';
 import { migrationsFolder, serverPackageRoot } from '../paths.js';
 
 export interface TestDatabase {
-  db: DatabaseClient;
+  /** The query handle (Drizzle), as services receive it. */
+  db: Database;
+  /** The connection behind it (kind, migrate, close), as `buildApp` takes it. */
+  client: DatabaseClient;
   /** Human-readable description for test names and failures. */
   description: string;
   /** Closes the client and, on PostgreSQL, drops the database. Idempotent. */
@@ -30,7 +33,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   if (testDatabaseUrl === null) {
     const db = await openDatabase({ kind: 'pglite', dataDir: null, loadDataDir: await pgliteTemplate() });
     await db.migrate();
-    return { db, description: 'PGlite (in memory)', dispose: () => db.close() };
+    return { db: db.db, client: db, description: 'PGlite (in memory)', dispose: () => db.close() };
   }
 
   const name = `telemedicina_test_${process.pid}_${randomBytes(6).toString('hex')}`;
@@ -54,7 +57,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   let disposing: Promise<void> | null = null;
   return {
-    db,
+    db: db.db,
+    client: db,
     description: `PostgreSQL database ${name}`,
     dispose: () =>
       (disposing ??= (async () => {

@@ -13,7 +13,7 @@ export async function appointmentCalendarFile(
 ): Promise<{ filename: string; body: string }> {
   const actor = requireActor(ctx);
   const appointment = await getAppointment(ctx, id);
-  const db = ctx.db.db;
+  const db = ctx.db;
   const me = await findUserLocale(db, actor.userId);
   const language: Language = me?.language === 'en' ? 'en' : 'es';
   // The reader's zone (the patient, the doctor or staff who downloads it), as their screens say it.

@@ -43,7 +43,7 @@ afterAll(async () => {
 /** Makes every insert of an email to `address` fail (the rows already there are not checked). */
 async function refuseEmailsTo(address: string): Promise<void> {
   refusing = address;
-  await context.db.db.execute(
+  await context.db.execute(
     sql.raw(
       `alter table email_outbox add constraint test_refuse_recipient check (to_address <> '${address.replaceAll("'", "''")}') not valid`,
     ),
@@ -52,9 +52,7 @@ async function refuseEmailsTo(address: string): Promise<void> {
 
 async function allowEmailsTo(): Promise<void> {
   if (refusing !== null) {
-    await context.db.db.execute(
-      sql`alter table email_outbox drop constraint if exists test_refuse_recipient`,
-    );
+    await context.db.execute(sql`alter table email_outbox drop constraint if exists test_refuse_recipient`);
     refusing = null;
   }
 }
@@ -85,7 +83,7 @@ async function booked(patient: SignedInClient, doctor: TestDoctor, startsAt: str
 
 /** Everything a change records about one doctor and patient, counted. */
 async function recorded({ doctor, patient }: Scene) {
-  const db = context.db.db;
+  const db = context.db;
   const patientId = patient.me.user.id;
   const rows = await db
     .select()
@@ -194,7 +192,7 @@ describe('a booking and what it records: all or nothing', () => {
     expect(failed.statusCode).toBe(500);
     expect(await recorded(people)).toEqual(before);
     expect(before.appointments[0]?.status).toBe('confirmed');
-    const [entry] = await context.db.db
+    const [entry] = await context.db
       .select()
       .from(waitlistEntries)
       .where(eq(waitlistEntries.patientUserId, waiting.me.user.id));
@@ -216,7 +214,7 @@ describe('a booking and what it records: all or nothing', () => {
       'patient:appointment-booked',
       'patient:appointment-cancelled',
     ]);
-    const [notified] = await context.db.db
+    const [notified] = await context.db
       .select()
       .from(waitlistEntries)
       .where(eq(waitlistEntries.patientUserId, waiting.me.user.id));

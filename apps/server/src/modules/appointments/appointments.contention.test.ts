@@ -34,11 +34,11 @@ afterAll(async () => {
  * server's backends time to publish their statistics.
  */
 async function rolledBackTransactions(): Promise<number | null> {
-  if (context.db.kind !== 'postgres') {
+  if (context.database.client.kind !== 'postgres') {
     return null;
   }
   await new Promise((resolve) => setTimeout(resolve, 1_500));
-  const result = (await context.db.db.execute(
+  const result = (await context.db.execute(
     sql`select pg_stat_clear_snapshot(), xact_rollback::int as count from pg_stat_database where datname = current_database()`,
   )) as { rows: { count: number }[] };
   return result.rows[0]?.count ?? null;
@@ -74,7 +74,7 @@ async function contend(requests: number): Promise<void> {
       '2026-03-27T09:30:00.000Z',
     );
   }
-  const live = await context.db.db
+  const live = await context.db
     .select({ id: appointments.id })
     .from(appointments)
     .where(and(eq(appointments.doctorUserId, doctor.id), ne(appointments.status, 'cancelled')));

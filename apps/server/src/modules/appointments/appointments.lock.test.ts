@@ -30,13 +30,13 @@ afterAll(async () => {
 
 /** Resolves once `count` backends of this database wait on a lock (PostgreSQL), or after a pause (PGlite). */
 async function untilWaiting(count: number): Promise<void> {
-  if (context.db.kind !== 'postgres') {
+  if (context.database.client.kind !== 'postgres') {
     await new Promise((resolve) => setTimeout(resolve, 200));
     return;
   }
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline) {
-    const result = (await context.db.db.execute(
+    const result = (await context.db.execute(
       sql`select count(*)::int as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`,
     )) as { rows: { waiting: number }[] };
     if ((result.rows[0]?.waiting ?? 0) >= count) {
@@ -73,7 +73,7 @@ describe("the doctor's agenda lock", () => {
     const firstMayFail = new Promise<void>((resolve) => (failFirst = resolve));
     let firstHolds!: () => void;
     const firstHolding = new Promise<void>((resolve) => (firstHolds = resolve));
-    const first = context.db.db
+    const first = context.db
       .transaction(async (db) => {
         await book(db, patients[0]!.id);
         firstHolds();
@@ -86,7 +86,7 @@ describe("the doctor's agenda lock", () => {
       );
     await firstHolding;
     const waiters = patients.slice(1).map((patient) =>
-      context.db.db
+      context.db
         .transaction((db) => book(db, patient.id))
         .then(
           (row) => ({ outcome: 'booked' as const, row, error: null }),

@@ -96,7 +96,7 @@ describe('booking, cancelling and rescheduling at random', () => {
         for (const command of commands) {
           if (command.op === 'visitLength') {
             minutes = command.minutes;
-            await context.db.db
+            await context.db
               .update(doctorProfiles)
               .set({ visitMinutes: minutes })
               .where(eq(doctorProfiles.userId, doctor.id));
@@ -165,7 +165,7 @@ describe('booking, cancelling and rescheduling at random', () => {
             expect(response.statusCode, response.body).toBe(expected === 'taken' ? 409 : 400);
           }
         }
-        const overlapping = await context.db.db.execute(sql`
+        const overlapping = await context.db.execute(sql`
           select count(*)::int as count
           from appointments a
           join appointments b
@@ -176,7 +176,7 @@ describe('booking, cancelling and rescheduling at random', () => {
             and a.status not in ('cancelled', 'no_show')
             and b.status not in ('cancelled', 'no_show')`);
         expect((overlapping as { rows: { count: number }[] }).rows[0]?.count).toBe(0);
-        const live = await context.db.db
+        const live = await context.db
           .select({ id: appointments.id, startsAt: appointments.startsAt })
           .from(appointments)
           .where(

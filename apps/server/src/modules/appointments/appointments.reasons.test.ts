@@ -138,7 +138,7 @@ describe('the reason for a visit, minimum necessary', () => {
       startsAt: slot(),
       status: 'requested',
     });
-    await context.db.db.update(appointments).set({ reason }).where(eq(appointments.id, requested.id));
+    await context.db.update(appointments).set({ reason }).where(eq(appointments.id, requested.id));
     const confirmed = await send(context.app, 'POST', `/api/v1/appointments/${requested.id}/status`, {
       session: reception.token,
       body: { status: 'confirmed' },

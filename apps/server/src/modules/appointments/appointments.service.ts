@@ -52,7 +52,7 @@ const nextSlotsHorizonDays = 31;
 
 /** 409 SLOT_TAKEN with the doctor's next three free slots from `after` on. */
 async function slotTaken(ctx: ServiceContext, doctor: DoctorScheduleInfo, after: Date): Promise<AppError> {
-  const next = await findFreeSlotsOf(ctx.db.db, doctor, {
+  const next = await findFreeSlotsOf(ctx.db, doctor, {
     from: after,
     to: new Date(after.getTime() + nextSlotsHorizonDays * dayMs),
     now: ctx.now(),
@@ -80,7 +80,7 @@ async function assertBookableSlot(
   startsAt: Date,
   exceptAppointmentId: string | null,
 ): Promise<Date> {
-  const slot = await classifySlot(ctx.db.db, doctor, startsAt, { now: ctx.now(), exceptAppointmentId });
+  const slot = await classifySlot(ctx.db, doctor, startsAt, { now: ctx.now(), exceptAppointmentId });
   if (slot.kind === 'notSlot') {
     throw invalidField('startsAt', 'validation.slotUnavailable');
   }
@@ -92,7 +92,7 @@ async function assertBookableSlot(
 
 async function findVisibleAppointment(ctx: ServiceContext, id: string): Promise<AppointmentWithPeople> {
   const actor = requireActor(ctx);
-  const appointment = isUuid(id) ? await findAppointment(ctx.db.db, id) : null;
+  const appointment = isUuid(id) ? await findAppointment(ctx.db, id) : null;
   if (appointment === null || !canSeeAppointment(actor, appointment)) {
     throw appError('NOT_FOUND', 'No such appointment.');
   }
@@ -100,7 +100,7 @@ async function findVisibleAppointment(ctx: ServiceContext, id: string): Promise<
 }
 
 async function reload(ctx: ServiceContext, id: string): Promise<AppointmentWithPeople> {
-  const appointment = await findAppointment(ctx.db.db, id);
+  const appointment = await findAppointment(ctx.db, id);
   if (appointment === null) {
     throw appError('NOT_FOUND', 'No such appointment.');
   }
@@ -132,7 +132,7 @@ async function inTransaction<T>(
 ): Promise<T> {
   let outcome: { result: T; afterCommit: AfterCommit };
   try {
-    outcome = await ctx.db.db.transaction(async (db) => {
+    outcome = await ctx.db.transaction(async (db) => {
       if (slot !== null) {
         await lockDoctorAgenda(db, slot.doctorUserId);
       }
@@ -180,14 +180,14 @@ export async function bookAppointment(
   if (!canBookFor(actor, patientId)) {
     throw appError('FORBIDDEN', 'You cannot book appointments for other people.');
   }
-  if (patientId !== actor.userId && !(await isActivePatient(ctx.db.db, patientId))) {
+  if (patientId !== actor.userId && !(await isActivePatient(ctx.db, patientId))) {
     throw invalidField('patientId', 'validation.id');
   }
   const doctor = await findDoctorOr404(ctx, request.doctorId);
   if (doctor.status !== 'active' || doctor.userId === patientId) {
     throw appError('NOT_FOUND', 'No such doctor.');
   }
-  if (!doctor.acceptsNewPatients && !(await hasSeenDoctor(ctx.db.db, doctor.userId, patientId))) {
+  if (!doctor.acceptsNewPatients && !(await hasSeenDoctor(ctx.db, doctor.userId, patientId))) {
     throw appError('NOT_ACCEPTING_NEW_PATIENTS', 'This doctor is not accepting new patients.');
   }
   const startsAt = new Date(request.startsAt);
@@ -228,7 +228,7 @@ export async function listAppointments(
   query: AppointmentListQuery,
 ): Promise<{ rows: AppointmentWithPeople[]; total: number }> {
   const actor = requireActor(ctx);
-  return listAppointmentRows(ctx.db.db, query, {
+  return listAppointmentRows(ctx.db, query, {
     participantUserId: canListAllAppointments(actor) ? null : actor.userId,
   });
 }
@@ -239,7 +239,7 @@ export async function listAppointments(
  */
 export async function appointmentReaderOf(ctx: ServiceContext): Promise<AppointmentReader> {
   const actor = requireActor(ctx);
-  return { userId: actor.userId, canStaffReadVisitReasons: await loadCanStaffReadVisitReasons(ctx.db.db) };
+  return { userId: actor.userId, canStaffReadVisitReasons: await loadCanStaffReadVisitReasons(ctx.db) };
 }
 
 /** One appointment, 404 when it does not exist or is not the actor's to see. */
@@ -254,7 +254,7 @@ async function assertOutsideCancellationWindow(
   ctx: ServiceContext,
   appointment: AppointmentRow,
 ): Promise<void> {
-  const { cancellationWindowHours } = await loadBookingRules(ctx.db.db);
+  const { cancellationWindowHours } = await loadBookingRules(ctx.db);
   if (appointment.startsAt.getTime() - ctx.now().getTime() < cancellationWindowHours * hourMs) {
     throw appError('CANCELLATION_WINDOW_PASSED', 'The appointment starts too soon to change it online.', {
       cancellationWindowHours,
@@ -280,7 +280,7 @@ export async function transitionAppointment(
   appointment: AppointmentRow,
   to: AppointmentStatus,
   extra: { cancellationReason?: string | null; cancelledBy?: AppointmentCapacity } = {},
-  db: Database = ctx.db.db,
+  db: Database = ctx.db,
 ): Promise<AppointmentRow> {
   if (!canTransitionAppointment(appointment.status, to)) {
     throw invalidTransition(appointment.status, to);

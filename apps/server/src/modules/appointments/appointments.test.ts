@@ -394,8 +394,8 @@ describe('changing appointments', () => {
   it('uses the clinic settings for the minimum notice and the cancellation window', async () => {
     const doctor = await newDoctor();
     const patient = await newPatient();
-    await writeSetting(context.db.db, settingKeys.minimumNoticeMinutes, 60 * 48, { now: clock.now() });
-    await writeSetting(context.db.db, settingKeys.cancellationWindowHours, 72, { now: clock.now() });
+    await writeSetting(context.db, settingKeys.minimumNoticeMinutes, 60 * 48, { now: clock.now() });
+    await writeSetting(context.db, settingKeys.cancellationWindowHours, 72, { now: clock.now() });
     try {
       const tooSoon = await book(patient.token, {
         doctorId: doctor.id,
@@ -413,11 +413,11 @@ describe('changing appointments', () => {
       });
       expect(codeOf(cancel)).toBe('CANCELLATION_WINDOW_PASSED');
     } finally {
-      await writeSetting(context.db.db, settingKeys.minimumNoticeMinutes, 120, { now: clock.now() });
-      await writeSetting(context.db.db, settingKeys.cancellationWindowHours, 24, { now: clock.now() });
+      await writeSetting(context.db, settingKeys.minimumNoticeMinutes, 120, { now: clock.now() });
+      await writeSetting(context.db, settingKeys.cancellationWindowHours, 24, { now: clock.now() });
     }
     // And a changed visit length changes the slot grid.
-    await context.db.db
+    await context.db
       .update(doctorProfiles)
       .set({ visitMinutes: 45 })
       .where(eq(doctorProfiles.userId, doctor.id));

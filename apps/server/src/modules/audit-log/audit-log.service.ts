@@ -27,7 +27,7 @@ export async function listAuditLog(
   query: AuditListQuery,
 ): Promise<{ rows: AuditEventListRow[]; total: number }> {
   const filter = await filterOf(ctx, query);
-  const result = await listAuditEvents(ctx.db.db, filter, query);
+  const result = await listAuditEvents(ctx.db, filter, query);
   await ctx.audit({
     action: 'audit.viewed',
     targetType: 'audit_log',
@@ -79,7 +79,7 @@ export async function exportAuditLog(
     targetType: 'audit_log',
     details: { filters: describeFilters(query), format: 'csv', maxRows },
   });
-  const db = ctx.db.db;
+  const db = ctx.db;
   async function* lines(): AsyncGenerator<string> {
     yield csvByteOrderMark + csvRow(exportHeader(language));
     let written = 0;
@@ -107,7 +107,7 @@ export async function exportAuditLog(
 
 /** Distinct actions and record types, for the viewer's filter lists. */
 export function getAuditFacets(ctx: ServiceContext): Promise<AuditFacetsResponse> {
-  return findAuditFacets(ctx.db.db);
+  return findAuditFacets(ctx.db);
 }
 
 function toCsvRow(row: AuditEventListRow): string {
@@ -196,6 +196,6 @@ function describeFilters(query: AuditLogFilters): Record<string, string> {
 }
 
 async function requesterLanguage(ctx: ServiceContext): Promise<Language> {
-  const language = ctx.actor === null ? null : await findUserLanguage(ctx.db.db, ctx.actor.userId);
+  const language = ctx.actor === null ? null : await findUserLanguage(ctx.db, ctx.actor.userId);
   return language === 'en' ? 'en' : 'es';
 }

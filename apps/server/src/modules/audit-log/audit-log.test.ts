@@ -48,7 +48,7 @@ async function seed(
   } = {},
 ): Promise<void> {
   await recordAuditEvent(
-    context.db.db,
+    context.db,
     {
       now: () => new Date(at),
       actorUserId: options.actor === undefined || options.actor === null ? null : options.actor.id,
@@ -67,7 +67,7 @@ async function seed(
 beforeAll(async () => {
   context = await createTestContext();
   // Dates in filters are the clinic's calendar days: Madrid is UTC+1 in winter, UTC+2 in summer.
-  await writeSetting(context.db.db, settingKeys.clinicTimeZone, 'Europe/Madrid', { now: new Date() });
+  await writeSetting(context.db, settingKeys.clinicTimeZone, 'Europe/Madrid', { now: new Date() });
   invalidateClinicSettingsCache(context.db);
   admin = await signIn(context.app, await createUser(context.app, { roles: ['admin'], language: 'es' }));
   englishAdmin = await signIn(

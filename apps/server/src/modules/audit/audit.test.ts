@@ -49,7 +49,7 @@ async function failureOf(statement: Promise<unknown>): Promise<string> {
 describe('audit trail storage', () => {
   it('records who, what, which record, when, from where and the outcome', async () => {
     await recordAuditEvent(
-      context.db.db,
+      context.db,
       {
         now: () => new Date('2026-02-03T04:05:06.000Z'),
         actorUserId: null,
@@ -80,7 +80,7 @@ describe('audit trail storage', () => {
   });
 
   it('refuses UPDATE, DELETE and TRUNCATE at the database', async () => {
-    const db = context.db.db;
+    const db = context.db;
     await recordAuditEvent(
       db,
       { now: () => new Date(), actorUserId: null, request: { ip: null, userAgent: null, requestId: null } },
@@ -128,7 +128,7 @@ describe('audited actions', () => {
     for (let round = 0; round < 5; round += 1) {
       await send(app, 'POST', '/api/v1/auth/login', { body: { email, password: 'Wrong-Password-1' } });
     }
-    const [patient] = await context.db.db.query.users.findMany({
+    const [patient] = await context.db.query.users.findMany({
       where: (users, { eq }) => eq(users.email, email),
     });
     await send(app, 'POST', `/api/v1/users/${patient!.id}/unlock`, { session: admin.token });
@@ -229,7 +229,7 @@ describe('audited actions', () => {
     });
     // Availability and booking: rules, exceptions, book, move, cancel, confirm.
     const bookingDoctor = await createUser(app, { roles: ['doctor'] });
-    await context.db.db.execute(
+    await context.db.execute(
       sql`insert into doctor_profiles (user_id, license_number) values (${bookingDoctor.id}, 'AUD-SLOTS')`,
     );
     const allDay = [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({ weekday, start: '00:00', end: '24:00' }));
@@ -268,7 +268,7 @@ describe('audited actions', () => {
       session: bookingPatient.token,
       body: {},
     });
-    const requested = await context.db.db.execute(sql`
+    const requested = await context.db.execute(sql`
       insert into appointments (doctor_user_id, patient_user_id, starts_at, ends_at, status)
       values (${bookingDoctor.id}, ${bookingPatient.me.user.id}, ${slots[2]?.startsAt}, ${slots[3]?.startsAt}, 'requested')
       returning id`);
@@ -281,7 +281,7 @@ describe('audited actions', () => {
     const visitPatient = await signIn(app, await createUser(app, { roles: ['patient'] }));
     const visitDoctor = await signIn(app, await createUser(app, { roles: ['doctor'] }));
     const visitStart = new Date(app.services.now().getTime() + 5 * 60_000);
-    const visitRow = await context.db.db.execute(sql`
+    const visitRow = await context.db.execute(sql`
       insert into appointments (doctor_user_id, patient_user_id, starts_at, ends_at, status)
       values (${visitDoctor.me.user.id}, ${visitPatient.me.user.id}, ${visitStart.toISOString()},
               ${new Date(visitStart.getTime() + 30 * 60_000).toISOString()}, 'confirmed')
@@ -413,13 +413,13 @@ describe('audited actions', () => {
       session: admin.token,
       body: { reason: 'Solicitud escrita del paciente para su nuevo médico' },
     });
-    await createAdmin(context.db, app.services.passwords, {
+    await createAdmin(context.database.client, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',
       password: testPassword,
     });
 
-    const rows = await context.db.db.selectDistinct({ action: auditEvents.action }).from(auditEvents);
+    const rows = await context.db.selectDistinct({ action: auditEvents.action }).from(auditEvents);
     const written = new Set(rows.map((row) => row.action));
     expect(auditActions.filter((action) => !written.has(action))).toEqual([]);
   });

@@ -225,7 +225,7 @@ export async function classifySlot(
 
 /** The doctor, or 404 when the id is not a doctor's. */
 export async function findDoctorOr404(ctx: ServiceContext, id: string): Promise<DoctorScheduleInfo> {
-  const doctor = isUuid(id) ? await findDoctorScheduleInfo(ctx.db.db, id) : null;
+  const doctor = isUuid(id) ? await findDoctorScheduleInfo(ctx.db, id) : null;
   if (doctor === null) {
     throw appError('NOT_FOUND', 'No such doctor.');
   }
@@ -254,7 +254,7 @@ export async function getAvailabilityRules(
   doctorId: string,
 ): Promise<AvailabilityRulesView> {
   const doctor = await findManageableDoctor(ctx, doctorId);
-  return { doctor, rules: await listAvailabilityRules(ctx.db.db, doctor.userId) };
+  return { doctor, rules: await listAvailabilityRules(ctx.db, doctor.userId) };
 }
 
 /** Whether two validity periods (inclusive dates, null = open) share a day. */
@@ -305,7 +305,7 @@ export async function replaceAvailabilityRules(
     throw validationError(issues);
   }
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await replaceRuleRows(
       tx,
       doctor.userId,
@@ -326,7 +326,7 @@ export async function replaceAvailabilityRules(
     targetId: doctor.userId,
     details: { ruleCount: request.rules.length, timeZone: doctor.timeZone },
   });
-  return { doctor, rules: await listAvailabilityRules(ctx.db.db, doctor.userId) };
+  return { doctor, rules: await listAvailabilityRules(ctx.db, doctor.userId) };
 }
 
 // ---------------------------------------------------------------- exceptions
@@ -338,7 +338,7 @@ export async function listAvailabilityExceptions(
 ): Promise<AvailabilityExceptionRow[]> {
   const doctor = await findManageableDoctor(ctx, doctorId);
   return listExceptionRows(
-    ctx.db.db,
+    ctx.db,
     doctor.userId,
     query.from === undefined ? null : new Date(query.from),
     query.to === undefined ? null : new Date(query.to),
@@ -352,7 +352,7 @@ export async function createAvailabilityException(
   request: CreateAvailabilityExceptionRequest,
 ): Promise<AvailabilityExceptionRow> {
   const doctor = await findManageableDoctor(ctx, doctorId);
-  const created = await insertAvailabilityException(ctx.db.db, {
+  const created = await insertAvailabilityException(ctx.db, {
     doctorUserId: doctor.userId,
     kind: request.kind,
     startsAt: new Date(request.startsAt),
@@ -380,9 +380,7 @@ export async function deleteAvailabilityException(
   exceptionId: string,
 ): Promise<void> {
   const doctor = await findManageableDoctor(ctx, doctorId);
-  const deleted = isUuid(exceptionId)
-    ? await deleteExceptionRow(ctx.db.db, doctor.userId, exceptionId)
-    : null;
+  const deleted = isUuid(exceptionId) ? await deleteExceptionRow(ctx.db, doctor.userId, exceptionId) : null;
   if (deleted === null) {
     throw appError('NOT_FOUND', 'No such exception.');
   }
@@ -427,6 +425,6 @@ export async function listDoctorSlots(
   }
   const doctor = await findDoctorOr404(ctx, doctorId);
   const viewerTimeZone = query.tz ?? (await loadActorUser(ctx)).timeZone;
-  const slots = await findFreeSlotsOf(ctx.db.db, doctor, { from, to, now: ctx.now() });
+  const slots = await findFreeSlotsOf(ctx.db, doctor, { from, to, now: ctx.now() });
   return { doctor, viewerTimeZone, slots };
 }

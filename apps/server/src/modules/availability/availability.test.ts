@@ -227,7 +227,7 @@ describe('exceptions and slots', () => {
       ),
     ).toBe(true);
     // The function the directory uses answers the same slots.
-    const direct = await findFreeSlots(context.db.db, {
+    const direct = await findFreeSlots(context.db, {
       doctorId: doctor.id,
       from: new Date('2026-03-31T00:00:00Z'),
       to: new Date('2026-04-01T00:00:00Z'),
@@ -261,7 +261,7 @@ describe('exceptions and slots', () => {
   it('hides slots inside the minimum notice', async () => {
     // 10:00 UTC now + 120 minutes notice: a doctor open all of today in UTC starts at 12:00.
     const early = await createDoctor(context.app, { timeZone: 'UTC', rules: [[3, '08:00', '14:00']] });
-    const slots = await findFreeSlots(context.db.db, {
+    const slots = await findFreeSlots(context.db, {
       doctorId: early.id,
       from: new Date('2026-03-25T00:00:00Z'),
       to: new Date('2026-03-26T00:00:00Z'),

@@ -48,7 +48,7 @@ export async function getDashboard(ctx: ServiceContext, query: DashboardQuery): 
   const from = query.from ?? addDays(to, -(defaultDashboardDays - 1));
   assertDateRange(from, to);
   const range: DashboardRange = { from, to, timeZone };
-  const db = ctx.db.db;
+  const db = ctx.db;
   const [appointmentsPerDay, newPatientsPerDay, { visitsPerDoctor, averageWaitSeconds }, headCounts] =
     await Promise.all([
       countAppointmentsPerDay(db, range),

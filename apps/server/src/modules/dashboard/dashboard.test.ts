@@ -39,7 +39,7 @@ const zeroDay = {
 
 beforeAll(async () => {
   context = await createTestContext({ now: () => clock });
-  await writeSetting(context.db.db, settingKeys.clinicTimeZone, 'Europe/Madrid', { now: clock });
+  await writeSetting(context.db, settingKeys.clinicTimeZone, 'Europe/Madrid', { now: clock });
   invalidateClinicSettingsCache(context.db);
   const adminUser = await createUser(context.app, { roles: ['admin'] });
   lucia = await createUser(context.app, { roles: ['doctor'], name: 'Dra. Lucía' });

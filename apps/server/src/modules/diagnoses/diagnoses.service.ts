@@ -83,13 +83,13 @@ export async function searchDiagnoses(
   if (words.length === 0) {
     return { items: [] };
   }
-  const rows = await searchDiagnosisCodes(ctx.db.db, folded, words, query.limit);
+  const rows = await searchDiagnosisCodes(ctx.db, folded, words, query.limit);
   return { items: rows.map(present) };
 }
 
 /** One code of the catalogue (case-insensitive); 404 when it is not in it. */
 export async function getDiagnosis(ctx: ServiceContext, code: string): Promise<Diagnosis> {
-  const row = await findDiagnosisCode(ctx.db.db, code.trim().toUpperCase());
+  const row = await findDiagnosisCode(ctx.db, code.trim().toUpperCase());
   if (row === null) {
     throw appError('NOT_FOUND', 'No such diagnosis code.');
   }

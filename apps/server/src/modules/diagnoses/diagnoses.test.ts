@@ -65,7 +65,7 @@ describe('diagnosis catalogue data', () => {
   });
 
   it('is loaded at start, and loading again writes only when the catalogue changed', async () => {
-    const db = context.db.db;
+    const db = context.db;
     const rows = await db.select({ code: diagnosisCodes.code }).from(diagnosisCodes);
     expect(rows.length).toBe(diagnosisCatalogue.length);
     const [meta] = await db.select().from(appMeta).where(eq(appMeta.key, catalogueVersionKey));

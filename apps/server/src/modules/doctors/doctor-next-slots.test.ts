@@ -13,7 +13,7 @@ describe('next free slots in the directory', () => {
 
   /** Open all day every day (UTC), from a date on (always when not given). */
   async function openEveryDay(doctorId: string, validFrom: string | null = null): Promise<void> {
-    await context.db.db.insert(availabilityRules).values(
+    await context.db.insert(availabilityRules).values(
       [1, 2, 3, 4, 5, 6, 7].map((weekday) => ({
         doctorUserId: doctorId,
         weekday,
@@ -44,7 +44,7 @@ describe('next free slots in the directory', () => {
     });
 
     let selects = 0;
-    const counting = new Proxy(context.db.db, {
+    const counting = new Proxy(context.db, {
       get(target, property, receiver) {
         const value: unknown = Reflect.get(target, property, receiver);
         if (property === 'select' && typeof value === 'function') {
@@ -56,8 +56,8 @@ describe('next free slots in the directory', () => {
         return value;
       },
     });
-    const ctx = { db: { ...context.db, db: counting }, now: () => new Date() } as unknown as ServiceContext;
-    const { rows } = await listDirectoryDoctors(context.db.db, { q: token }, { order: 'asc', page: null });
+    const ctx = { db: counting, now: () => new Date() } as unknown as ServiceContext;
+    const { rows } = await listDirectoryDoctors(context.db, { q: token }, { order: 'asc', page: null });
     expect(rows).toHaveLength(6);
     const from = new Date();
     const window = { from, until: new Date(from.getTime() + 14 * dayMs), limit: 3 };
@@ -71,10 +71,10 @@ describe('next free slots in the directory', () => {
     expect(queriesForOne).toBeLessThanOrEqual(4);
 
     // The same slots as the availability module gives each doctor alone.
-    const notice = (await loadBookingRules(context.db.db)).minimumNoticeMinutes;
+    const notice = (await loadBookingRules(context.db)).minimumNoticeMinutes;
     for (const row of rows) {
       const alone = await findFreeSlotsOf(
-        context.db.db,
+        context.db,
         { ...row, userId: row.id },
         { from, to: window.until, now: from, limit: 3, minimumNoticeMinutes: notice },
       );

@@ -18,9 +18,9 @@ export async function findNextFreeSlots(
   if (doctors.length === 0) {
     return new Map();
   }
-  const { minimumNoticeMinutes } = await loadBookingRules(ctx.db.db);
+  const { minimumNoticeMinutes } = await loadBookingRules(ctx.db);
   const slots = await findFreeSlotsOfMany(
-    ctx.db.db,
+    ctx.db,
     doctors.map((doctor) => ({
       userId: doctor.id,
       name: doctor.name,

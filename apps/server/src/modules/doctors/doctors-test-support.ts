@@ -41,7 +41,7 @@ export function uniqueToken(): string {
 
 export async function createSpecialty(active = true): Promise<string> {
   const token = uniqueToken();
-  const [row] = await context.db.db
+  const [row] = await context.db
     .insert(specialties)
     .values({ nameEs: `Especialidad ${token}`, nameEn: `Specialty ${token}`, active })
     .returning({ id: specialties.id });
@@ -64,7 +64,7 @@ export async function createDoctor(
     ...(options.name === undefined ? {} : { name: options.name }),
     ...(options.status === undefined ? {} : { status: options.status }),
   });
-  await context.db.db.insert(doctorProfiles).values({
+  await context.db.insert(doctorProfiles).values({
     userId: doctor.id,
     licenseNumber: `LIC-${doctor.id.slice(0, 8)}`,
     languages: options.languages ?? ['es'],
@@ -73,7 +73,7 @@ export async function createDoctor(
     bioEn: 'Biography',
   });
   if (options.specialtyIds !== undefined && options.specialtyIds.length > 0) {
-    await context.db.db
+    await context.db
       .insert(doctorSpecialties)
       .values(options.specialtyIds.map((specialtyId) => ({ doctorUserId: doctor.id, specialtyId })));
   }

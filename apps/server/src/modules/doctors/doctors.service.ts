@@ -62,7 +62,7 @@ export async function listDoctorDirectory(
   };
   const page = { page: query.page, pageSize: query.pageSize };
   const byName = query.sort === 'name';
-  const { rows, total } = await listDirectoryDoctors(ctx.db.db, filter, {
+  const { rows, total } = await listDirectoryDoctors(ctx.db, filter, {
     order: byName ? query.order : 'asc',
     page: byName ? page : null,
   });
@@ -80,7 +80,7 @@ export async function listDoctorDirectory(
     entries = entries.slice(start, start + query.pageSize);
   }
   const specialties = await findActiveSpecialtiesOf(
-    ctx.db.db,
+    ctx.db,
     entries.map((entry) => entry.doctor.id),
   );
   return {
@@ -107,7 +107,7 @@ const noSuchDoctor = () => appError('NOT_FOUND', 'No such doctor.');
 
 /** A user holding the doctor role (404 otherwise, and for ids that are not UUIDs). */
 async function findDoctorOr404(ctx: ServiceContext, id: string): Promise<DoctorCandidate> {
-  const candidate = isUuid(id) ? await findDoctorCandidate(ctx.db.db, id) : null;
+  const candidate = isUuid(id) ? await findDoctorCandidate(ctx.db, id) : null;
   if (candidate === null || !candidate.isDoctor) {
     throw noSuchDoctor();
   }
@@ -137,7 +137,7 @@ export async function getDoctorProfile(ctx: ServiceContext, id: string): Promise
 }
 
 async function withSpecialties(ctx: ServiceContext, doctor: DoctorRow): Promise<DoctorWithSpecialties> {
-  const specialties = await findActiveSpecialtiesOf(ctx.db.db, [doctor.id]);
+  const specialties = await findActiveSpecialtiesOf(ctx.db, [doctor.id]);
   return { doctor, specialties: specialties.get(doctor.id) ?? [] };
 }
 
@@ -151,7 +151,7 @@ function bodyIssue(path: string, code: string, message: string): ValidationIssue
 
 /** Specialties a doctor can be given: existing and active (400 with one issue per other id). */
 async function checkSpecialtyIds(ctx: ServiceContext, ids: readonly string[]): Promise<string[]> {
-  const active = await findActiveSpecialtyIds(ctx.db.db, ids);
+  const active = await findActiveSpecialtyIds(ctx.db, ids);
   const issues = ids.flatMap((id, index) =>
     active.has(id)
       ? []
@@ -204,7 +204,7 @@ export async function updateDoctorProfile(
   if (current === null && licenseNumber === undefined) {
     throw invalid([bodyIssue('licenseNumber', 'required', 'validation.required')]);
   }
-  const settings = (await loadClinicSettings(ctx.db.db, ctx.config)).settings.booking;
+  const settings = (await loadClinicSettings(ctx.db, ctx.config)).settings.booking;
   if (
     input.visitMinutes !== undefined &&
     input.visitMinutes !== current?.visitMinutes &&
@@ -234,7 +234,7 @@ export async function updateDoctorProfile(
   set('bioEs', input.bio?.es === undefined ? undefined : normalizeBio(input.bio.es));
   set('bioEn', input.bio?.en === undefined ? undefined : normalizeBio(input.bio.en));
 
-  const specialtiesBefore = await findSpecialtyIdsOf(ctx.db.db, candidate.id);
+  const specialtiesBefore = await findSpecialtyIdsOf(ctx.db, candidate.id);
   const specialtiesChanged = specialtyIds !== undefined && specialtyIds.join() !== specialtiesBefore.join();
   const fields: string[] = Object.keys(changes).map((key) =>
     key === 'bioEs' ? 'bio.es' : key === 'bioEn' ? 'bio.en' : key,
@@ -247,7 +247,7 @@ export async function updateDoctorProfile(
   }
   const at = ctx.now();
   try {
-    await ctx.db.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       if (current === null) {
         await insertDoctorProfile(
           tx,

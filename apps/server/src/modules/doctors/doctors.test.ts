@@ -254,13 +254,13 @@ describe('PATCH /doctors/:id', () => {
     expect(refused.statusCode).toBe(400);
     expect(issuesOf(refused)).toEqual([{ path: 'visitMinutes', message: 'validation.visitLength' }]);
     expect((await patchDoctor(doctorUser.id, { visitMinutes: 241 }, doctor.token)).statusCode).toBe(400);
-    await writeSetting(context.db.db, settingKeys.visitLengths, [25, 50], { now: new Date() });
+    await writeSetting(context.db, settingKeys.visitLengths, [25, 50], { now: new Date() });
     try {
       const accepted = await patchDoctor(doctorUser.id, { visitMinutes: 25 }, doctor.token);
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect((await patchDoctor(doctorUser.id, { visitMinutes: 30 }, doctor.token)).statusCode).toBe(400);
       // A length the clinic has since dropped may be sent back unchanged with the rest of the form.
-      await writeSetting(context.db.db, settingKeys.visitLengths, [15, 20, 30, 45, 60], { now: new Date() });
+      await writeSetting(context.db, settingKeys.visitLengths, [15, 20, 30, 45, 60], { now: new Date() });
       const unchanged = await patchDoctor(
         doctorUser.id,
         { visitMinutes: 25, acceptsNewPatients: false },
@@ -268,7 +268,7 @@ describe('PATCH /doctors/:id', () => {
       );
       expect(unchanged.statusCode, unchanged.body).toBe(200);
     } finally {
-      await writeSetting(context.db.db, settingKeys.visitLengths, [15, 20, 30, 45, 60], { now: new Date() });
+      await writeSetting(context.db, settingKeys.visitLengths, [15, 20, 30, 45, 60], { now: new Date() });
     }
   });
 
@@ -308,7 +308,7 @@ describe('PATCH /doctors/:id', () => {
     });
     expect(unknown.statusCode).toBe(400);
     expect(
-      await context.db.db
+      await context.db
         .select()
         .from(doctorSpecialties)
         .where(eq(doctorSpecialties.doctorUserId, doctorUser.id)),
@@ -373,7 +373,7 @@ describe('PATCH /doctors/:id', () => {
     const notDoctor = await createUser(context.app, { roles: ['staff'] });
     const refused = await patchDoctor(notDoctor.id, { licenseNumber: 'X-1' }, admin.token);
     expect(refused.statusCode).toBe(404);
-    const [row] = await context.db.db.select().from(users).where(eq(users.id, notDoctor.id));
+    const [row] = await context.db.select().from(users).where(eq(users.id, notDoctor.id));
     expect(row?.roleKeys).toEqual(['staff']);
   });
 });

@@ -22,7 +22,7 @@ export async function sendEmail(
   content: EmailContent,
   options: { throttle?: boolean; attachments?: OutgoingEmail['attachments'] } = {},
 ): Promise<boolean> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   if (options.throttle === true) {
     const since = new Date(ctx.now().getTime() - perRecipientWindowMs);
     if ((await countRecentMessages(db, to, content.template, since)) >= perRecipientLimit) {

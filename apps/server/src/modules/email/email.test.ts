@@ -184,7 +184,7 @@ describe('mailer', () => {
   };
 
   async function rowOf(id: string) {
-    const [row] = await context.db.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
+    const [row] = await context.db.select().from(emailOutbox).where(eq(emailOutbox.id, id));
     return row;
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
-import type { Database, DatabaseClient } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import type { OutboxAttachment } from '../../db/schema.js';
 import type { Mailer, OutgoingEmail } from '../../lib/mail.js';
 import { insertOutboxMessage, updateOutboxStatus } from './email.repository.js';
@@ -29,7 +29,7 @@ export function toOutboxAttachments(attachments: OutgoingEmail['attachments']): 
 }
 
 export interface MailerOptions {
-  db: DatabaseClient;
+  db: Database;
   smtpUrl: string | null;
   from: string;
   now: () => Date;
@@ -67,11 +67,11 @@ export function createMailer(options: MailerOptions): Mailer {
           ...(encoding === undefined ? {} : { encoding }),
         })),
       });
-      await updateOutboxStatus(options.db.db, id, { status: 'sent', error: null, sentAt: options.now() });
+      await updateOutboxStatus(options.db, id, { status: 'sent', error: null, sentAt: options.now() });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       options.logger.warn({ outboxId: id, err: error }, 'email delivery failed');
-      await updateOutboxStatus(options.db.db, id, {
+      await updateOutboxStatus(options.db, id, {
         status: 'failed',
         error: reason.slice(0, 500),
         sentAt: null,
@@ -114,7 +114,7 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     store,
     send: async (message) => {
-      const row = await insert(options.db.db, message);
+      const row = await insert(options.db, message);
       if (transport !== null) {
         const delivery = deliver(row.id, message).finally(() => pending.delete(delivery));
         pending.add(delivery);

@@ -73,7 +73,7 @@ export async function addDocument(
 ): Promise<string> {
   const storage = createFileStorage(context.config.uploadsDir);
   const storagePath = await storage.write('documents', 'bin', input.bytes);
-  const db = context.db.db;
+  const db = context.db;
   const [file] = await db
     .insert(files)
     .values({
@@ -125,7 +125,7 @@ export function unzip(response: LightMyRequestResponse): { entries: ReadZipEntry
 beforeAll(async () => {
   context = await createTestContext({ now: clock.now });
   const app = context.app;
-  const db = context.db.db;
+  const db = context.db;
   doctor = await createUser(app, { roles: ['doctor'], name: 'Dra. Tratante' });
   staff = await createUser(app, { roles: ['staff'], name: 'Recepción Uno' });
   admin = await createUser(app, { roles: ['admin'], name: 'Admin Uno' });

@@ -78,7 +78,7 @@ export async function exportOwnRecord(
   ctx: ServiceContext,
   storage: FileStorage,
 ): Promise<RecordExportDownload> {
-  const grant = await authorizeOwnExport(ctx.db.db, requireActor(ctx));
+  const grant = await authorizeOwnExport(ctx.db, requireActor(ctx));
   return exportRecord(ctx, storage, grant, null);
 }
 
@@ -92,7 +92,7 @@ export async function exportPatientRecord(
   patientId: string,
   body: AdminRecordExportRequest,
 ): Promise<RecordExportDownload> {
-  const grant = await authorizeAdminExport(ctx.db.db, requireActor(ctx), patientId);
+  const grant = await authorizeAdminExport(ctx.db, requireActor(ctx), patientId);
   return exportRecord(ctx, storage, grant, body.reason);
 }
 
@@ -139,7 +139,7 @@ async function exportRecord(
   grant: ExportGrant,
   reason: string | null,
 ): Promise<RecordExportDownload> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   const now = ctx.now();
   const requester = await loadActorUser(ctx);
   const patientUser = await findUserById(db, grant.patient.id);

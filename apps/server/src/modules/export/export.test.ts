@@ -247,7 +247,7 @@ describe('POST /patients/:patientId/export', () => {
     const adminEvent = events.find((event) => event.actorUserId === englishAdmin.id);
     expect(adminEvent).toMatchObject({ targetType: 'patient', targetId: patient.id });
     expect(adminEvent?.details).toMatchObject({ by: 'administrator', access: 'administrative', reason });
-    const told = await context.db.db
+    const told = await context.db
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, patient.id), eq(notifications.kind, 'record.exported')));

@@ -7,7 +7,7 @@ import { presentHealth } from './health.presenter.js';
 import { checkHealth } from './health.service.js';
 
 export interface HealthRoutesOptions {
-  db: DatabaseClient;
+  database: DatabaseClient;
   version: string;
   startedAt: Date;
   now: () => Date;
@@ -19,8 +19,8 @@ export interface HealthRoutesOptions {
  */
 export const healthRoutes: FastifyPluginCallbackZod<HealthRoutesOptions> = (app, options, done) => {
   const context = {
-    databaseKind: options.db.kind,
-    checkDatabase: createDatabasePinger(options.db, { now: options.now }),
+    databaseKind: options.database.kind,
+    checkDatabase: createDatabasePinger(options.database, { now: options.now }),
     startedAt: options.startedAt,
     now: options.now,
     version: options.version,

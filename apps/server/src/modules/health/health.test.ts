@@ -48,8 +48,8 @@ describe('GET /api/v1/health', () => {
 
   it('answers 503 SERVICE_UNAVAILABLE in the error shape when the database is down', async () => {
     const broken = await createTestDatabase();
-    await broken.db.close();
-    const app = await buildApp({ config: createTestConfig(context.tempDir), db: broken.db });
+    await broken.client.close();
+    const app = await buildApp({ config: createTestConfig(context.tempDir), database: broken.client });
     try {
       const response = await app.inject({ method: 'GET', url: '/api/v1/health' });
       expect(response.statusCode).toBe(503);
@@ -57,7 +57,7 @@ describe('GET /api/v1/health', () => {
       expect(body.error).toEqual({
         code: 'SERVICE_UNAVAILABLE',
         message: 'The database is not reachable.',
-        details: { database: { kind: broken.db.kind } },
+        details: { database: { kind: broken.client.kind } },
       });
     } finally {
       await app.close();
@@ -82,7 +82,7 @@ describe('createDatabasePinger', () => {
   }
 
   it('shares one in-flight round trip between concurrent callers', async () => {
-    const counting = countingDatabase(context.db);
+    const counting = countingDatabase(context.database.client);
     const check = createDatabasePinger(counting.db, { now: () => new Date() });
     const results = await Promise.all(Array.from({ length: 10 }, () => Promise.resolve(check())));
     expect(counting.calls()).toBe(1);
@@ -91,7 +91,7 @@ describe('createDatabasePinger', () => {
 
   it('reuses a successful check for maxAgeMs, then measures again', async () => {
     let now = new Date('2026-03-01T08:00:00.000Z');
-    const counting = countingDatabase(context.db);
+    const counting = countingDatabase(context.database.client);
     const check = createDatabasePinger(counting.db, { now: () => now, maxAgeMs: 1_000 });
     const first = await check();
     expect(first.checkedAt).toEqual(now);
@@ -107,8 +107,8 @@ describe('createDatabasePinger', () => {
   it('never reuses a failure: every waiting caller gets it, the next call tries again', async () => {
     let shouldFail = true;
     const flaky: DatabaseClient = {
-      ...context.db,
-      ping: () => (shouldFail ? Promise.reject(new Error('down')) : context.db.ping()),
+      ...context.database.client,
+      ping: () => (shouldFail ? Promise.reject(new Error('down')) : context.database.client.ping()),
     };
     const check = createDatabasePinger(flaky, { now: () => new Date() });
     const outcomes = await Promise.allSettled([check(), check()]);

@@ -10,7 +10,7 @@ const hour = 3_600_000;
 /** Creates an emailed single-use token; only its hash is stored. Resolves with the token itself. */
 export async function issueAuthToken(
   ctx: ServiceContext,
-  db: ServiceContext['db']['db'],
+  db: ServiceContext['db'],
   kind: 'verify_email' | 'reset_password' | 'invitation',
   owner: { userId: string | null; email: string },
   lifetimeHours: number,

@@ -32,7 +32,7 @@ export function errorCode(response: { json: () => unknown }): string {
 }
 
 export async function findUser(context: TestContext, email: string) {
-  const [row] = await context.db.db.select().from(users).where(eq(users.email, email));
+  const [row] = await context.db.select().from(users).where(eq(users.email, email));
   return row ?? null;
 }
 

@@ -40,7 +40,7 @@ async function loadInvitation(
   ctx: ServiceContext,
   token: string,
 ): Promise<{ id: string; payload: InvitationPayload; invitedBy: string | null }> {
-  const found = await findUsableToken(ctx.db.db, 'invitation', hashSecretToken(token), ctx.now());
+  const found = await findUsableToken(ctx.db, 'invitation', hashSecretToken(token), ctx.now());
   const payload = invitationPayloadSchema.safeParse(found?.payload);
   if (found === null || !payload.success) {
     throw invalidToken();
@@ -51,7 +51,7 @@ async function loadInvitation(
 /** Who is invited and with which roles, for the acceptance page. */
 export async function getInvitation(ctx: ServiceContext, token: string): Promise<InvitationInfo> {
   const { payload } = await loadInvitation(ctx, token);
-  const roles = await findRolesByKeys(ctx.db.db, payload.roleKeys);
+  const roles = await findRolesByKeys(ctx.db, payload.roleKeys);
   return { email: payload.email, name: payload.name, roles: roles.map(presentRole) };
 }
 
@@ -83,9 +83,9 @@ export async function acceptInvitation(
   const name = input.name ?? invitation.payload.name;
   assertPasswordAcceptable(input.password, { email: invitation.payload.email, name });
   const passwordHash = await ctx.passwords.hash(input.password);
-  const settings = await loadIdentitySettings(ctx.db.db, ctx.config);
+  const settings = await loadIdentitySettings(ctx.db, ctx.config);
   const now = ctx.now();
-  const user = await ctx.db.db.transaction(async (tx) => {
+  const user = await ctx.db.transaction(async (tx) => {
     if ((await consumeToken(tx, 'invitation', hashSecretToken(input.token), now)) === null) {
       throw invalidToken();
     }
@@ -167,7 +167,7 @@ export async function acceptInvitation(
  * (the link proved the address), and records the terms accepted on the invitation page.
  */
 async function completeRegisteredAccount(
-  tx: ServiceContext['db']['db'],
+  tx: ServiceContext['db'],
   userId: string,
   email: string,
   changes: {

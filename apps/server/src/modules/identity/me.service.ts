@@ -20,8 +20,8 @@ export async function getMe(ctx: ServiceContext, session?: StartedSession['sessi
   const actor = requireActor(ctx);
   const user = await loadActorUser(ctx);
   const [roles, permissions] = await Promise.all([
-    findUserRoles(ctx.db.db, user.id),
-    findUserPermissions(ctx.db.db, user.id),
+    findUserRoles(ctx.db, user.id),
+    findUserPermissions(ctx.db, user.id),
   ]);
   return presentMe(
     user,
@@ -42,7 +42,7 @@ export async function updateProfile(ctx: ServiceContext, changes: UpdateProfileR
     (field) => changes[field] !== undefined && changes[field] !== user[field],
   );
   if (fields.length > 0) {
-    await updateUser(ctx.db.db, user.id, { ...changes, updatedAt: ctx.now() });
+    await updateUser(ctx.db, user.id, { ...changes, updatedAt: ctx.now() });
     await ctx.audit({
       action: 'profile.updated',
       targetType: 'user',
@@ -68,7 +68,7 @@ export async function changePassword(
   if (user.passwordHash === null || !(await ctx.passwords.verify(user.passwordHash, input.currentPassword))) {
     throw appError('PASSWORD_INCORRECT', 'The current password is not correct.');
   }
-  await updateUser(ctx.db.db, user.id, {
+  await updateUser(ctx.db, user.id, {
     passwordHash: await ctx.passwords.hash(input.newPassword),
     updatedAt: ctx.now(),
   });
@@ -86,7 +86,7 @@ export async function changePassword(
 
 export async function listMySessions(ctx: ServiceContext): Promise<ActiveSession[]> {
   const actor = requireActor(ctx);
-  const sessions = await listLiveSessions(ctx.db.db, actor.userId, ctx.now());
+  const sessions = await listLiveSessions(ctx.db, actor.userId, ctx.now());
   return sessions.map((session) => ({
     id: session.id,
     createdAt: session.createdAt.toISOString(),

@@ -279,8 +279,8 @@ describe('profile photo', () => {
     const me = meResponseSchema.parse(response.json());
     expect(me.user.photoUrl).toMatch(new RegExp(`^/api/v1/users/${user.id}/photo\\?v=[0-9a-f-]{36}$`));
 
-    const [row] = await context.db.db.select().from(users).where(eq(users.id, user.id));
-    const [file] = await context.db.db.select().from(files).where(eq(files.id, row!.photoFileId!));
+    const [row] = await context.db.select().from(users).where(eq(users.id, user.id));
+    const [file] = await context.db.select().from(files).where(eq(files.id, row!.photoFileId!));
     expect(file).toMatchObject({
       contentType: 'image/png',
       width: 320,
@@ -304,7 +304,7 @@ describe('profile photo', () => {
     });
     expect(replaced.statusCode).toBe(200);
     expect(existsSync(path.join(context.config.uploadsDir, file!.storagePath))).toBe(false);
-    expect(await context.db.db.select().from(files).where(eq(files.id, file!.id))).toEqual([]);
+    expect(await context.db.select().from(files).where(eq(files.id, file!.id))).toEqual([]);
     expect((await auditEventsOf(context.app, 'profile.updated')).at(-1)?.details).toMatchObject({
       fields: ['photo'],
     });

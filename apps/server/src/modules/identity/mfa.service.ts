@@ -55,12 +55,12 @@ export async function verifyUserTotp(services: AppServices, user: UserRow, code:
   }
   const secret = services.secrets.decrypt(user.mfaSecretEncrypted);
   const step = await verifyTotp(secret, code, services.now(), user.mfaLastTimeStep);
-  return step !== null && (await advanceTotpStep(services.db.db, user.id, step));
+  return step !== null && (await advanceTotpStep(services.db, user.id, step));
 }
 
 /** Uses one of the user's recovery codes; false when unknown or already used. */
 export function useRecoveryCode(services: AppServices, userId: string, code: string): Promise<boolean> {
-  return consumeRecoveryCode(services.db.db, userId, hashRecoveryCode(services, code), services.now());
+  return consumeRecoveryCode(services.db, userId, hashRecoveryCode(services, code), services.now());
 }
 
 /** Whether the user's roles require a second factor under the current setting. */
@@ -68,7 +68,7 @@ export async function isMfaRequiredFor(
   ctx: Pick<AppServices, 'db' | 'config'>,
   roleKeys: readonly string[],
 ): Promise<boolean> {
-  const settings = await loadIdentitySettings(ctx.db.db, ctx.config);
+  const settings = await loadIdentitySettings(ctx.db, ctx.config);
   return roleKeys.some((key) => settings.mfaRequiredRoles.includes(key));
 }
 
@@ -82,11 +82,11 @@ export async function setUpMfa(ctx: ServiceContext): Promise<MfaSetupResponse> {
     throw appError('CONFLICT', 'The second factor is already enabled; disable it first to change it.');
   }
   const secret = createTotpSecret();
-  await updateUser(ctx.db.db, user.id, {
+  await updateUser(ctx.db, user.id, {
     mfaPendingSecretEncrypted: ctx.secrets.encrypt(secret),
     updatedAt: ctx.now(),
   });
-  const { clinicName } = await loadIdentitySettings(ctx.db.db, ctx.config);
+  const { clinicName } = await loadIdentitySettings(ctx.db, ctx.config);
   const otpauthUrl = totpUri(secret, clinicName, user.email);
   const qrCodeDataUrl = await QRCode.toDataURL(otpauthUrl, {
     errorCorrectionLevel: 'M',
@@ -133,7 +133,7 @@ export async function enableMfa(ctx: ServiceContext, code: string): Promise<MfaE
   }
   const codes = createRecoveryCodes();
   const now = ctx.now();
-  const rotated = await ctx.db.db.transaction(async (tx) => {
+  const rotated = await ctx.db.transaction(async (tx) => {
     // First, so a concurrent request on the same session waits here and then finds it ended.
     const ended = await revokeSessions(tx, { ids: [actor.sessionId] }, 'rotated', now);
     if (ended.length === 0) {
@@ -185,7 +185,7 @@ export async function disableMfa(
   if (user.mfaEnabledAt === null) {
     throw appError('CONFLICT', 'The second factor is not enabled.');
   }
-  const roles = await findUserRoles(ctx.db.db, user.id);
+  const roles = await findUserRoles(ctx.db, user.id);
   if (
     await isMfaRequiredFor(
       ctx,
@@ -201,7 +201,7 @@ export async function disableMfa(
     throw wrongCodeWhileSignedIn('The code is not valid.');
   }
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await updateUser(tx, user.id, {
       mfaSecretEncrypted: null,
       mfaPendingSecretEncrypted: null,
@@ -225,7 +225,7 @@ export async function regenerateRecoveryCodes(ctx: ServiceContext, code: string)
   }
   const codes = createRecoveryCodes();
   await replaceRecoveryCodes(
-    ctx.db.db,
+    ctx.db,
     user.id,
     codes.map((value) => hashRecoveryCode(ctx, value)),
     ctx.now(),

@@ -45,7 +45,7 @@ async function code(secret: string): Promise<string> {
 }
 
 async function setMfaRequiredRoles(roleKeys: string[]): Promise<void> {
-  await writeSetting(context.db.db, settingKeys.mfaRequiredRoles, roleKeys, { now: new Date() });
+  await writeSetting(context.db, settingKeys.mfaRequiredRoles, roleKeys, { now: new Date() });
 }
 
 /**
@@ -101,7 +101,7 @@ describe('TOTP enrolment', () => {
     expect(setup.otpauthUrl).toContain(`secret=${setup.secret}`);
     expect(setup.otpauthUrl).toContain(encodeURIComponent(user.email));
     expect(setup.qrCodeDataUrl).toMatch(/^data:image\/png;base64,/);
-    const [row] = await context.db.db.select().from(users).where(eq(users.id, user.id));
+    const [row] = await context.db.select().from(users).where(eq(users.id, user.id));
     expect(row?.mfaPendingSecretEncrypted).toMatch(/^v1:/);
     expect(row?.mfaPendingSecretEncrypted).not.toContain(setup.secret);
     expect(row?.mfaEnabledAt).toBeNull();
@@ -129,7 +129,7 @@ describe('TOTP enrolment', () => {
     expect(recoveryCodes).toHaveLength(10);
     expect(new Set(recoveryCodes).size).toBe(10);
     expect(recoveryCodes.every((value) => /^[a-z0-9]{5}-[a-z0-9]{5}$/.test(value))).toBe(true);
-    const stored = await context.db.db
+    const stored = await context.db
       .select()
       .from(mfaRecoveryCodes)
       .where(eq(mfaRecoveryCodes.userId, user.id));
@@ -231,7 +231,7 @@ describe('session rotation on enable', () => {
       expect(fresh.statusCode).toBe(200);
       expect(meResponseSchema.parse(fresh.json()).user.mfaEnabled).toBe(true);
 
-      const rows = await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id));
+      const rows = await context.db.select().from(sessions).where(eq(sessions.userId, user.id));
       const byId = new Map(rows.map((row) => [row.id, row]));
       expect(byId.get(oldId)).toMatchObject({ revokedReason: 'rotated' });
       expect(byId.get(oldId)?.revokedAt).not.toBeNull();
@@ -241,7 +241,7 @@ describe('session rotation on enable', () => {
         userId: user.id,
       });
 
-      const [event] = await context.db.db
+      const [event] = await context.db
         .select()
         .from(auditEvents)
         .where(eq(auditEvents.targetId, user.id))
@@ -277,7 +277,7 @@ describe('session rotation on enable', () => {
     // No new session for the loser (an ended one's cookie is cleared).
     expect([null, '']).toContain(sessionTokenFrom(losers[0]!));
     const winner = winners[0]!;
-    const open = (await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id))).filter(
+    const open = (await context.db.select().from(sessions).where(eq(sessions.userId, user.id))).filter(
       (row) => row.revokedAt === null,
     );
     expect(open.map((row) => row.id)).toEqual([hashSecretToken(sessionTokenFrom(winner)!)]);
@@ -386,7 +386,7 @@ describe('recovery codes and turning the second factor off', () => {
     expect(done.statusCode).toBe(204);
     expect((await login(user)).statusCode).toBe(200);
     expect(
-      await context.db.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id)),
+      await context.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id)),
     ).toEqual([]);
     expect((await auditEventsOf(context.app, 'auth.mfa_disabled')).at(-1)?.targetId).toBe(user.id);
   });

@@ -23,7 +23,7 @@ export function requestPasswordReset(ctx: ServiceContext, email: string): void {
 
 /** Emails a reset link when the email has an account that may sign in (audited either way). */
 async function sendPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
-  const user = await findUserByEmail(ctx.db.db, email);
+  const user = await findUserByEmail(ctx.db, email);
   if (user === null || user.status === 'disabled') {
     await ctx.audit({
       action: 'auth.password_reset_requested',
@@ -34,7 +34,7 @@ async function sendPasswordReset(ctx: ServiceContext, email: string): Promise<vo
   }
   const { token } = await issueAuthToken(
     ctx,
-    ctx.db.db,
+    ctx.db,
     'reset_password',
     { userId: user.id, email: user.email },
     linkLifetimeHours.resetPassword,
@@ -62,7 +62,7 @@ async function sendPasswordReset(ctx: ServiceContext, email: string): Promise<vo
  * email counts as verified (the link proved it).
  */
 export async function resetPassword(ctx: ServiceContext, token: string, password: string): Promise<void> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   const tokenHash = hashSecretToken(token);
   const found = await findUsableToken(db, 'reset_password', tokenHash, ctx.now());
   const user = found?.userId ? await findUserById(db, found.userId) : null;

@@ -128,7 +128,7 @@ describe('password reset', () => {
       expect(response.statusCode).toBe(202);
     }
     await context.app.services.background.idle();
-    const sent = await context.app.services.db.db.query.emailOutbox.findMany({
+    const sent = await context.app.services.db.query.emailOutbox.findMany({
       where: (outbox, { eq: equals }) =>
         and(equals(outbox.toAddress, user.email), equals(outbox.template, 'reset-password')),
     });

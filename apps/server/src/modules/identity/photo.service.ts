@@ -29,7 +29,7 @@ export async function setPhoto(
 ): Promise<MeResponse> {
   const user = await loadActorUser(ctx);
   // The clinic's upload size limit applies too (it may be lower than the 5 MB cap).
-  const { maxFileSizeBytes } = await loadUploadLimits(ctx.db.db);
+  const { maxFileSizeBytes } = await loadUploadLimits(ctx.db);
   if (bytes.length > maxFileSizeBytes) {
     throw appError('PAYLOAD_TOO_LARGE', 'The photo is too large.', { maxBytes: maxFileSizeBytes });
   }
@@ -54,7 +54,7 @@ export async function setPhoto(
   const now = ctx.now();
   const previousId = user.photoFileId;
   try {
-    await ctx.db.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       const file = await insertFile(tx, {
         ownerUserId: user.id,
         sha256: createHash('sha256').update(bytes).digest('hex'),
@@ -86,7 +86,7 @@ export async function setPhoto(
 export async function removePhoto(ctx: ServiceContext, storage: FileStorage): Promise<MeResponse> {
   const user = await loadActorUser(ctx);
   if (user.photoFileId !== null) {
-    await updateUser(ctx.db.db, user.id, { photoFileId: null, updatedAt: ctx.now() });
+    await updateUser(ctx.db, user.id, { photoFileId: null, updatedAt: ctx.now() });
     await removeStoredFile(ctx, storage, user.photoFileId);
     await ctx.audit({
       action: 'profile.updated',
@@ -99,7 +99,7 @@ export async function removePhoto(ctx: ServiceContext, storage: FileStorage): Pr
 }
 
 async function removeStoredFile(ctx: ServiceContext, storage: FileStorage, fileId: string): Promise<void> {
-  const removed = await deleteFile(ctx.db.db, fileId);
+  const removed = await deleteFile(ctx.db, fileId);
   if (removed !== null) {
     await storage.remove(removed.storagePath);
   }
@@ -120,16 +120,16 @@ export async function readPhoto(
   if (actor === null || !isUuid(userId)) {
     throw notFound;
   }
-  const user = await findUserById(ctx.db.db, userId);
+  const user = await findUserById(ctx.db, userId);
   const photoFileId = user?.photoFileId ?? null;
   if (user === null || photoFileId === null) {
     throw notFound;
   }
-  const isDoctor = (await findUserRoles(ctx.db.db, user.id)).some((role) => role.key === 'doctor');
+  const isDoctor = (await findUserRoles(ctx.db, user.id)).some((role) => role.key === 'doctor');
   if (!canViewPhoto(actor, { id: user.id, isDoctor })) {
     throw notFound;
   }
-  const file = await findFile(ctx.db.db, photoFileId);
+  const file = await findFile(ctx.db, photoFileId);
   if (file === null) {
     throw notFound;
   }

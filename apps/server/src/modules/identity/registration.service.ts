@@ -34,7 +34,7 @@ export async function register(ctx: ServiceContext, input: RegisterRequest): Pro
   assertPasswordAcceptable(input.password, { email: input.email, name: input.name });
   const passwordHash = await ctx.passwords.hash(input.password);
   const now = ctx.now();
-  const created = await ctx.db.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const user = await insertUserIfEmailFree(tx, {
       email: input.email,
       name: input.name,
@@ -78,7 +78,7 @@ export async function register(ctx: ServiceContext, input: RegisterRequest): Pro
   });
 
   if (created === null) {
-    const existing = await findUserByEmail(ctx.db.db, input.email);
+    const existing = await findUserByEmail(ctx.db, input.email);
     if (existing !== null) {
       await notifyExistingAccount(ctx, existing);
     }
@@ -123,7 +123,7 @@ async function notifyExistingAccount(ctx: ServiceContext, user: UserRow): Promis
 async function sendVerificationEmail(ctx: ServiceContext, user: UserRow): Promise<void> {
   const { token } = await issueAuthToken(
     ctx,
-    ctx.db.db,
+    ctx.db,
     'verify_email',
     { userId: user.id, email: user.email },
     linkLifetimeHours.verifyEmail,
@@ -140,12 +140,12 @@ async function sendVerificationEmail(ctx: ServiceContext, user: UserRow): Promis
 /** Confirms the email address with the emailed token; the account becomes active. */
 export async function verifyEmail(ctx: ServiceContext, token: string): Promise<void> {
   const now = ctx.now();
-  const used = await consumeToken(ctx.db.db, 'verify_email', hashSecretToken(token), now);
-  const user = used?.userId ? await findUserById(ctx.db.db, used.userId) : null;
+  const used = await consumeToken(ctx.db, 'verify_email', hashSecretToken(token), now);
+  const user = used?.userId ? await findUserById(ctx.db, used.userId) : null;
   if (user === null || user.email !== used?.email) {
     throw invalidToken();
   }
-  await updateUser(ctx.db.db, user.id, {
+  await updateUser(ctx.db, user.id, {
     emailVerifiedAt: user.emailVerifiedAt ?? now,
     status: user.status === 'pending' ? 'active' : user.status,
     updatedAt: now,
@@ -160,7 +160,7 @@ export async function verifyEmail(ctx: ServiceContext, token: string): Promise<v
 
 /** Sends a new verification link when the email belongs to an unverified account; silent otherwise. */
 export async function resendVerification(ctx: ServiceContext, email: string): Promise<void> {
-  const user = await findUserByEmail(ctx.db.db, email);
+  const user = await findUserByEmail(ctx.db, email);
   if (user !== null && user.status === 'pending' && user.emailVerifiedAt === null) {
     await sendVerificationEmail(ctx, user);
   }

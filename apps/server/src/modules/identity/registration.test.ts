@@ -37,13 +37,13 @@ describe('POST /auth/register', () => {
       phone: body.phone,
     });
     expect(user?.passwordHash).toMatch(/^\$argon2id\$/);
-    const roleKeys = await context.db.db
+    const roleKeys = await context.db
       .select({ key: roles.key })
       .from(userRoles)
       .innerJoin(roles, eq(roles.id, userRoles.roleId))
       .where(eq(userRoles.userId, user!.id));
     expect(roleKeys).toEqual([{ key: 'patient' }]);
-    const accepted = await context.db.db.select().from(consents).where(eq(consents.userId, user!.id));
+    const accepted = await context.db.select().from(consents).where(eq(consents.userId, user!.id));
     expect(accepted.map((consent) => consent.kind).sort()).toEqual(['telemedicine', 'terms']);
     expect(
       accepted.every((consent) => consent.version.length > 0 && consent.acceptedAt instanceof Date),
@@ -99,7 +99,7 @@ describe('POST /auth/register', () => {
     expect(note?.subject).toMatch(/^Sign-up attempt/);
     expect(note?.text).toContain(`${testAppOrigin}/forgot-password`);
     expect(await latestEmail(context.app, owner.email, 'verify-email')).toBeNull();
-    const stillOne = await context.db.db.select().from(users).where(eq(users.email, owner.email));
+    const stillOne = await context.db.select().from(users).where(eq(users.email, owner.email));
     expect(stillOne).toHaveLength(1);
     expect(stillOne[0]?.name).toBe(owner.name);
   });
@@ -110,10 +110,10 @@ describe('POST /auth/register', () => {
     offsetMs = 1_000;
     const again = await send(context.app, 'POST', '/api/v1/auth/register', { body });
     expect(again.statusCode).toBe(202);
-    const links = await context.db.db.select().from(users).where(eq(users.email, body.email));
+    const links = await context.db.select().from(users).where(eq(users.email, body.email));
     expect(links).toHaveLength(1);
     const rows = (
-      await context.app.services.db.db.query.emailOutbox.findMany({
+      await context.app.services.db.query.emailOutbox.findMany({
         where: (outbox, { eq: equals }) => equals(outbox.toAddress, body.email),
       })
     ).filter((row) => row.template === 'verify-email');
@@ -187,7 +187,7 @@ describe('POST /auth/verify-email/resend', () => {
     expect(answers.map((answer) => [answer.statusCode, answer.body])).toEqual(
       Array.from({ length: 3 }, () => [202, JSON.stringify({ status: 'accepted' })]),
     );
-    const pendingMails = await context.app.services.db.db.query.emailOutbox.findMany({
+    const pendingMails = await context.app.services.db.query.emailOutbox.findMany({
       where: (outbox, { eq: equals }) => equals(outbox.toAddress, body.email),
     });
     expect(pendingMails).toHaveLength(2);

@@ -31,11 +31,11 @@ export async function listRoles(
   query: RoleListQuery,
 ): Promise<{ rows: RoleWithGrants[]; total: number }> {
   const requester = await loadActorUser(ctx);
-  return listRoleRows(ctx.db.db, query, languageOf(requester));
+  return listRoleRows(ctx.db, query, languageOf(requester));
 }
 
 export async function getRole(ctx: ServiceContext, id: string): Promise<RoleWithGrants> {
-  const role = isUuid(id) ? await findRoleWithGrants(ctx.db.db, id) : null;
+  const role = isUuid(id) ? await findRoleWithGrants(ctx.db, id) : null;
   if (role === null) {
     throw appError('NOT_FOUND', 'No such role.');
   }
@@ -65,7 +65,7 @@ function checkPermissions(permissions: readonly string[]): string[] {
 /** Creates a custom role; a key already taken answers 409 ALREADY_EXISTS. */
 export async function createRole(ctx: ServiceContext, input: CreateRoleRequest): Promise<RoleWithGrants> {
   const permissions = checkPermissions(input.permissions);
-  const created = await ctx.db.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const role = await insertRoleIfKeyFree(tx, {
       key: input.key,
       nameEs: input.name.es,
@@ -116,7 +116,7 @@ export async function updateRole(
   if (!isRenamed && change.added.length === 0 && change.removed.length === 0) {
     return role;
   }
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     if (isRenamed && input.name !== undefined) {
       await renameRole(tx, role.id, input.name);
     }
@@ -143,7 +143,7 @@ export async function deleteRole(ctx: ServiceContext, id: string): Promise<void>
   const role = await getRole(ctx, id);
   assertCanDelete(role);
   try {
-    await deleteRoleRow(ctx.db.db, role.id);
+    await deleteRoleRow(ctx.db, role.id);
   } catch (error) {
     // Someone was given the role since it was read: the foreign key keeps it.
     if (isForeignKeyViolation(error)) {

@@ -40,7 +40,7 @@ export async function startSession(
   roleKeys: readonly string[],
   options: { mfaEnrollmentRequired: boolean; db?: Database },
 ): Promise<StartedSession> {
-  const db = options.db ?? ctx.db.db;
+  const db = options.db ?? ctx.db;
   const settings = await loadIdentitySettings(db, ctx.config);
   const idleMinutes = isPatientOnly(roleKeys) ? settings.idleMinutesPatient : settings.idleMinutesStaff;
   const now = ctx.now();
@@ -80,7 +80,7 @@ export async function resolveSessionToken(
     return { kind: 'unknown' };
   }
   const sessionId = hashSecretToken(token);
-  const found = await findSessionWithGrants(services.db.db, sessionId);
+  const found = await findSessionWithGrants(services.db, sessionId);
   if (found === null) {
     return { kind: 'unknown' };
   }
@@ -91,12 +91,12 @@ export async function resolveSessionToken(
   const now = services.now();
   const endReason = sessionEndReason(session, found.userStatus, now);
   if (endReason !== null) {
-    await revokeSessions(services.db.db, { ids: [sessionId] }, endReason, now);
+    await revokeSessions(services.db, { ids: [sessionId] }, endReason, now);
     services.sockets.disconnectSessions([sessionId]);
     return { kind: 'expired', sessionId };
   }
   if (options.touch && now.getTime() - session.lastSeenAt.getTime() >= touchIntervalMs) {
-    await touchSession(services.db.db, sessionId, now);
+    await touchSession(services.db, sessionId, now);
   }
   return {
     kind: 'live',
@@ -138,7 +138,7 @@ export async function endSessions(
   where: { ids?: readonly string[]; userId?: string; exceptId?: string },
   reason: string,
 ): Promise<string[]> {
-  const ended = await revokeSessions(services.db.db, where, reason, services.now());
+  const ended = await revokeSessions(services.db, where, reason, services.now());
   services.sockets.disconnectSessions(ended);
   return ended;
 }

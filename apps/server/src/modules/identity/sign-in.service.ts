@@ -42,7 +42,7 @@ export async function login(
   input: LoginRequest,
   currentSessionId: string | null,
 ): Promise<SignedIn> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   const now = ctx.now();
   const failure = await findLoginFailure(db, input.email);
   const lockedUntil = failure?.lockedUntil ?? null;
@@ -107,12 +107,12 @@ export async function login(
 /** Starts a session for `user` and builds the `/me` answer for it. */
 export async function openSession(ctx: ServiceContext, user: UserRow): Promise<SignedIn> {
   // Sign-in and invitation acceptance both come here: the administration's "last sign-in".
-  await updateUser(ctx.db.db, user.id, { lastSignInAt: ctx.now() });
-  const roles = await findUserRoles(ctx.db.db, user.id);
+  await updateUser(ctx.db, user.id, { lastSignInAt: ctx.now() });
+  const roles = await findUserRoles(ctx.db, user.id);
   const roleKeys = roles.map((role) => role.key);
   const mfaEnrollmentRequired = user.mfaEnabledAt === null && (await isMfaRequiredFor(ctx, roleKeys));
   const started = await startSession(ctx, user.id, roleKeys, { mfaEnrollmentRequired });
-  const permissions = await findUserPermissions(ctx.db.db, user.id);
+  const permissions = await findUserPermissions(ctx.db, user.id);
   return { me: presentMe(user, roles, permissions, started.session), started };
 }
 
@@ -123,7 +123,7 @@ async function failSignIn(
   reason: 'password' | 'mfa',
 ): Promise<never> {
   const now = ctx.now();
-  const state = await recordLoginFailure(ctx.db.db, email, now, lockoutPolicy);
+  const state = await recordLoginFailure(ctx.db, email, now, lockoutPolicy);
   await ctx.audit({
     action: 'auth.login_failed',
     outcome: 'failure',

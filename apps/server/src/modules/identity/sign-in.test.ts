@@ -67,7 +67,7 @@ describe('POST /auth/login', () => {
     expect(xsrf?.value).not.toBe(testXsrfToken);
     expect(xsrf?.attributes).not.toContain('httponly');
 
-    const stored = await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const stored = await context.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]?.id).toBe(hashSecretToken(session!.value));
     expect(stored[0]?.id).not.toContain(session!.value);

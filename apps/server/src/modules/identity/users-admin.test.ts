@@ -155,7 +155,7 @@ describe('disable and enable', () => {
       expect(me.statusCode).toBe(401);
       expect(errorCode(me)).toBe('SESSION_EXPIRED');
     }
-    const open = await context.db.db.select().from(sessions).where(eq(sessions.userId, user.id));
+    const open = await context.db.select().from(sessions).where(eq(sessions.userId, user.id));
     expect(open.map((session) => session.revokedReason)).toEqual(['user_disabled', 'user_disabled']);
     const [shown] = await listUsers(`q=${encodeURIComponent(user.email)}`);
     expect(shown).toMatchObject({ status: 'disabled' });
@@ -220,12 +220,12 @@ describe('disable and enable', () => {
     const manager = await createUser(context.app, { roles: ['gestion-cuentas'] });
     const only = await createUser(context.app, { roles: ['admin'] });
     const others = (
-      await context.db.db
+      await context.db
         .select({ id: users.id, status: users.status })
         .from(users)
         .where(sql`${users.id} not in (${only.id}, ${manager.id})`)
     ).filter((row) => row.status === 'active');
-    await context.db.db
+    await context.db
       .update(users)
       .set({ status: 'disabled' })
       .where(
@@ -241,11 +241,9 @@ describe('disable and enable', () => {
       });
       expect(response.statusCode).toBe(409);
       expect(errorCode(response)).toBe('LAST_ADMIN');
-      expect((await context.db.db.select().from(users).where(eq(users.id, only.id)))[0]?.status).toBe(
-        'active',
-      );
+      expect((await context.db.select().from(users).where(eq(users.id, only.id)))[0]?.status).toBe('active');
     } finally {
-      await context.db.db
+      await context.db
         .update(users)
         .set({ status: 'active' })
         .where(
@@ -274,9 +272,7 @@ describe('disable and enable', () => {
         expect(response.statusCode, `${role} ${action}`).toBe(403);
       }
     }
-    expect((await context.db.db.select().from(users).where(eq(users.id, target.id)))[0]?.status).toBe(
-      'active',
-    );
+    expect((await context.db.select().from(users).where(eq(users.id, target.id)))[0]?.status).toBe('active');
   });
 });
 
@@ -284,19 +280,16 @@ describe('POST /users/:id/mfa/reset', () => {
   it('removes the second factor and recovery codes, ends the sessions, and the user signs in with a password', async () => {
     const user = await createUser(context.app, { roles: ['staff'], hasMfa: true });
     const client = await signIn(context.app, user);
-    await context.db.db
+    await context.db
       .insert(mfaRecoveryCodes)
       .values({ userId: user.id, codeHash: 'x'.repeat(64), createdAt: new Date() });
-    await context.db.db
-      .update(users)
-      .set({ mfaPendingSecretEncrypted: 'pending' })
-      .where(eq(users.id, user.id));
+    await context.db.update(users).set({ mfaPendingSecretEncrypted: 'pending' }).where(eq(users.id, user.id));
 
     const response = await send(context.app, 'POST', `/api/v1/users/${user.id}/mfa/reset`, {
       session: admin.token,
     });
     expect(response.statusCode).toBe(204);
-    const [row] = await context.db.db.select().from(users).where(eq(users.id, user.id));
+    const [row] = await context.db.select().from(users).where(eq(users.id, user.id));
     expect(row).toMatchObject({
       mfaSecretEncrypted: null,
       mfaPendingSecretEncrypted: null,
@@ -304,7 +297,7 @@ describe('POST /users/:id/mfa/reset', () => {
       mfaLastTimeStep: null,
     });
     expect(
-      await context.db.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id)),
+      await context.db.select().from(mfaRecoveryCodes).where(eq(mfaRecoveryCodes.userId, user.id)),
     ).toEqual([]);
     expect(errorCode(await send(context.app, 'GET', '/api/v1/me', { session: client.token }))).toBe(
       'SESSION_EXPIRED',
@@ -358,7 +351,7 @@ describe('no privilege escalation', () => {
       expect(response.statusCode, response.body).toBe(403);
       expect(errorCode(response)).toBe('FORBIDDEN');
     }
-    const [row] = await context.db.db
+    const [row] = await context.db
       .select({ roleKeys: users.roleKeys })
       .from(users)
       .where(eq(users.id, patient.id));

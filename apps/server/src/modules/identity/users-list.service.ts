@@ -31,7 +31,7 @@ export async function listAdminUsers(
   ctx: ServiceContext,
   query: AdminUserListQuery,
 ): Promise<AdminUserListResult> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   const now = ctx.now();
   const [rows, total] = await Promise.all([
     listAdminUserPage(db, query, now),
@@ -84,7 +84,7 @@ async function* csvChunks(
   filters: Parameters<typeof readAdminUserBatch>[1],
   format: { language: Language; timeZone: string; now: Date },
 ): AsyncGenerator<string> {
-  const db = ctx.db.db;
+  const db = ctx.db;
   yield csvByteOrderMark + csvRow(userCsvHeader(format.language));
   let cursor: (string | null)[] | null = null;
   do {

@@ -44,7 +44,7 @@ async function listUsers(query: string, session: string = admin.token): Promise<
 
 async function lock(email: string, minutes = 15): Promise<void> {
   const now = new Date();
-  await context.db.db
+  await context.db
     .insert(loginFailures)
     .values({
       email,
@@ -163,11 +163,11 @@ describe('GET /users', () => {
     }
     offsetMs = 0;
     // Two sign-ins at different times; the others never signed in.
-    await context.db.db
+    await context.db
       .update(users)
       .set({ lastSignInAt: new Date('2026-01-02T00:00:00Z') })
       .where(eq(users.id, created[2]!.id));
-    await context.db.db
+    await context.db
       .update(users)
       .set({ lastSignInAt: new Date('2026-01-01T00:00:00Z') })
       .where(eq(users.id, created[0]!.id));
@@ -268,7 +268,7 @@ function csvLines(body: string): string[] {
 describe('users.role_keys', () => {
   it('follows user_roles through the database trigger, whatever writes them', async () => {
     const keysOf = async (id: string) =>
-      (await context.db.db.select({ keys: users.roleKeys }).from(users).where(eq(users.id, id)))[0]?.keys;
+      (await context.db.select({ keys: users.roleKeys }).from(users).where(eq(users.id, id)))[0]?.keys;
     const first = await createUser(context.app, { roles: ['staff', 'doctor'] });
     const second = await createUser(context.app, { roles: [] });
     expect(await keysOf(first.id)).toEqual(['doctor', 'staff']);
@@ -281,14 +281,14 @@ describe('users.role_keys', () => {
     expect(await keysOf(first.id)).toEqual(['patient']);
 
     // Several users in one statement, then removals.
-    const [staffRole] = await context.db.db.select().from(roles).where(eq(roles.key, 'staff'));
-    await context.db.db.insert(userRoles).values([
+    const [staffRole] = await context.db.select().from(roles).where(eq(roles.key, 'staff'));
+    await context.db.insert(userRoles).values([
       { userId: first.id, roleId: staffRole!.id },
       { userId: second.id, roleId: staffRole!.id },
     ]);
     expect(await keysOf(first.id)).toEqual(['patient', 'staff']);
     expect(await keysOf(second.id)).toEqual(['staff']);
-    await context.db.db.delete(userRoles).where(eq(userRoles.roleId, staffRole!.id));
+    await context.db.delete(userRoles).where(eq(userRoles.roleId, staffRole!.id));
     expect(await keysOf(first.id)).toEqual(['patient']);
     expect(await keysOf(second.id)).toEqual([]);
 
@@ -302,12 +302,12 @@ describe('users.role_keys', () => {
       session: admin.token,
       body: { roleKeys: [customKey] },
     });
-    await context.db.db
+    await context.db
       .update(roles)
       .set({ key: `${customKey}-b` })
       .where(eq(roles.key, customKey));
     expect(await keysOf(second.id)).toEqual([`${customKey}-b`]);
-    await context.db.db.delete(users).where(eq(users.id, second.id));
+    await context.db.delete(users).where(eq(users.id, second.id));
     expect(await keysOf(second.id)).toBeUndefined();
   });
 });
@@ -392,7 +392,7 @@ describe('GET /users/export.csv', () => {
     const token = uniqueToken();
     const total = exportBatchSize * 2 + 37;
     // Set-based: repeated names and sign-in times (ties across batch edges), microsecond creation times, NULLs.
-    await context.db.db.execute(sql`
+    await context.db.execute(sql`
       insert into users (email, name, language, time_zone, status, email_verified_at, created_at, updated_at, last_sign_in_at)
       select ${token} || '.' || i || '@example.test', 'Lote ' || ${token} || ' ' || (i % 7), 'es', 'UTC',
         case when i % 5 = 0 then 'disabled' else 'active' end, now(),

@@ -30,7 +30,7 @@ import {
 } from './users.repository.js';
 
 async function findUserOr404(ctx: ServiceContext, userId: string): Promise<UserRow> {
-  const user = isUuid(userId) ? await findUserById(ctx.db.db, userId) : null;
+  const user = isUuid(userId) ? await findUserById(ctx.db, userId) : null;
   if (user === null) {
     throw appError('NOT_FOUND', 'No such user.');
   }
@@ -40,7 +40,7 @@ async function findUserOr404(ctx: ServiceContext, userId: string): Promise<UserR
 /** Resolves role keys to roles; unknown keys are a validation error on `roleKeys`. */
 async function resolveRoles(ctx: ServiceContext, roleKeys: readonly string[]): Promise<RoleRow[]> {
   const unique = [...new Set(roleKeys)];
-  const roles = await findRolesByKeys(ctx.db.db, unique);
+  const roles = await findRolesByKeys(ctx.db, unique);
   const unknown = unique.filter((key) => !roles.some((role) => role.key === key));
   if (unknown.length > 0) {
     throw appError('VALIDATION_FAILED', 'Unknown roles.', {
@@ -71,14 +71,14 @@ export async function inviteUser(
   assertCanGrantRoles(ctx.actor, {
     roleKeys: roles.map((role) => role.key),
     permissions: await findPermissionsOfRoles(
-      ctx.db.db,
+      ctx.db,
       roles.map((role) => role.id),
     ),
   });
-  if ((await findUserByEmail(ctx.db.db, input.email)) !== null) {
+  if ((await findUserByEmail(ctx.db, input.email)) !== null) {
     throw appError('CONFLICT', 'This email already has an account.');
   }
-  const inviter = await findUserById(ctx.db.db, actorId);
+  const inviter = await findUserById(ctx.db, actorId);
   const now = ctx.now();
   const payload: InvitationPayload = {
     email: input.email,
@@ -86,7 +86,7 @@ export async function inviteUser(
     roleKeys: roles.map((role) => role.key),
     language: input.language,
   };
-  const { token, id, expiresAt } = await ctx.db.db.transaction(async (tx) => {
+  const { token, id, expiresAt } = await ctx.db.transaction(async (tx) => {
     await retireTokens(tx, 'invitation', { email: input.email }, now);
     return issueAuthToken(
       ctx,
@@ -118,7 +118,7 @@ export async function inviteUser(
 /** Lifts a sign-in lockout before it runs out. */
 export async function unlockUser(ctx: ServiceContext, userId: string): Promise<void> {
   const user = await findUserOr404(ctx, userId);
-  await clearLoginFailures(ctx.db.db, user.email);
+  await clearLoginFailures(ctx.db, user.email);
   await ctx.audit({ action: 'user.unlocked', targetType: 'user', targetId: user.id });
 }
 
@@ -138,7 +138,7 @@ export async function setUserRoles(
   const user = await findUserOr404(ctx, userId);
   const roles = await resolveRoles(ctx, roleKeys);
   const now = ctx.now();
-  const before = await ctx.db.db.transaction(async (tx) => {
+  const before = await ctx.db.transaction(async (tx) => {
     await lockRoleAssignments(tx);
     const current = await findUserRoles(tx, user.id);
     const added = roles.filter((role) => !current.some((held) => held.id === role.id));
@@ -195,7 +195,7 @@ export interface AdminUserView {
 }
 
 async function adminViewOf(ctx: ServiceContext, user: UserRow): Promise<AdminUserView> {
-  return { user, extras: await findAdminUserExtras(ctx.db.db, [user], ctx.now()) };
+  return { user, extras: await findAdminUserExtras(ctx.db, [user], ctx.now()) };
 }
 
 /** One user as the administration sees them; 404 for an unknown or malformed id. */
@@ -219,7 +219,7 @@ export async function updateUserByAdmin(
   if (fields.length === 0) {
     return adminViewOf(ctx, user);
   }
-  const updated = await updateUser(ctx.db.db, user.id, { ...changes, updatedAt: ctx.now() });
+  const updated = await updateUser(ctx.db, user.id, { ...changes, updatedAt: ctx.now() });
   await ctx.audit({ action: 'user.updated', targetType: 'user', targetId: user.id, details: { fields } });
   return adminViewOf(ctx, updated ?? user);
 }
@@ -235,7 +235,7 @@ export async function disableUser(ctx: ServiceContext, userId: string): Promise<
   const found = await findUserOr404(ctx, userId);
   assertNotSelf(actorId, found.id, 'You cannot disable your own account.');
   const now = ctx.now();
-  const isChanged = await ctx.db.db.transaction(async (tx) => {
+  const isChanged = await ctx.db.transaction(async (tx) => {
     await lockRoleAssignments(tx);
     const user = await findUserById(tx, found.id);
     if (user === null || user.status === 'disabled') {
@@ -275,7 +275,7 @@ export async function enableUser(ctx: ServiceContext, userId: string): Promise<v
     return;
   }
   const status = user.emailVerifiedAt !== null && user.passwordHash !== null ? 'active' : 'pending';
-  await updateUser(ctx.db.db, user.id, { status, disabledAt: null, updatedAt: ctx.now() });
+  await updateUser(ctx.db, user.id, { status, disabledAt: null, updatedAt: ctx.now() });
   await ctx.audit({ action: 'user.enabled', targetType: 'user', targetId: user.id, details: { status } });
 }
 
@@ -290,7 +290,7 @@ export async function resetUserMfa(ctx: ServiceContext, userId: string): Promise
   const user = await findUserOr404(ctx, userId);
   assertNotSelf(actorId, user.id, 'Use your own profile to change your second factor.');
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await updateUser(tx, user.id, {
       mfaSecretEncrypted: null,
       mfaPendingSecretEncrypted: null,

@@ -114,8 +114,8 @@ describe('invitations', () => {
     expect(session).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(parseSetCookie(accepted.headers['set-cookie']).get('XSRF-TOKEN')).toBeDefined();
     expect((await send(context.app, 'GET', '/api/v1/me', { session })).statusCode).toBe(200);
-    const [row] = await context.db.db.select().from(users).where(eq(users.email, email));
-    expect(await context.db.db.select().from(consents).where(eq(consents.userId, row!.id))).toHaveLength(1);
+    const [row] = await context.db.select().from(users).where(eq(users.email, email));
+    expect(await context.db.select().from(consents).where(eq(consents.userId, row!.id))).toHaveLength(1);
     expect((await auditEventsOf(context.app, 'user.invitation_accepted')).at(-1)).toMatchObject({
       targetId: row!.id,
     });
@@ -262,8 +262,8 @@ describe('PUT /users/:id/roles', () => {
     expect(created.statusCode).toBe(201);
     const manager = await createUser(context.app, { roles: ['gestor-usuarios'] });
     const only = await createUser(context.app, { roles: ['admin'] });
-    await context.db.db.update(users).set({ status: 'disabled' });
-    await context.db.db
+    await context.db.update(users).set({ status: 'disabled' });
+    await context.db
       .update(users)
       .set({ status: 'active' })
       .where(inArray(users.id, [only.id, manager.id]));
@@ -285,7 +285,7 @@ describe('PUT /users/:id/roles', () => {
       body: { roleKeys: ['gestor-usuarios'] },
     });
     expect(demoted.statusCode).toBe(204);
-    await context.db.db.update(users).set({ status: 'active' });
+    await context.db.update(users).set({ status: 'active' });
     expect(second.roleKeys).toEqual(['admin']);
   });
 

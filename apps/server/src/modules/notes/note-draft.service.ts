@@ -66,8 +66,8 @@ export async function createNote(
 ): Promise<{ note: VisitNote; created: boolean }> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireAuthor(ctx.db.db, actor, appointment, ctx.now());
-  const existing = await findNoteByAppointment(ctx.db.db, appointment.id);
+  const access = await requireAuthor(ctx.db, actor, appointment, ctx.now());
+  const existing = await findNoteByAppointment(ctx.db, appointment.id);
   if (existing !== null) {
     // Answering the existing note is a read of it.
     await ctx.audit({
@@ -86,7 +86,7 @@ export async function createNote(
   }
   requireDocumentable(appointment);
   const now = ctx.now();
-  const created = await ctx.db.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const row = await insertNoteIfAbsent(tx, {
       appointmentId: appointment.id,
       patientUserId: appointment.patientUserId,
@@ -105,7 +105,7 @@ export async function createNote(
     return row;
   });
   // A concurrent create won the unique key: answer the note it made.
-  const note = created ?? (await findNoteByAppointment(ctx.db.db, appointment.id));
+  const note = created ?? (await findNoteByAppointment(ctx.db, appointment.id));
   if (note === null) {
     throw notFound();
   }
@@ -125,7 +125,7 @@ export async function saveNote(
 ): Promise<VisitNote> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireAuthor(ctx.db.db, actor, appointment, ctx.now());
+  const access = await requireAuthor(ctx.db, actor, appointment, ctx.now());
   const note = await requireDraft(ctx, appointment);
   requireDocumentable(appointment);
   const changes: NoteSectionColumns = {};
@@ -148,7 +148,7 @@ export async function saveNote(
   const isAuditDue = seen === undefined || now.getTime() - seen >= noteEditedAuditWindowMs;
   let saved: NoteRow;
   try {
-    saved = await ctx.db.db.transaction(async (tx) => {
+    saved = await ctx.db.transaction(async (tx) => {
       const row = await updateDraftSections(tx, note.id, request.baseVersion, changes, now);
       if (row === null) {
         throw new ConditionalWriteMissed();
@@ -204,11 +204,11 @@ export async function setNoteDiagnoses(
   const actor = requireActor(ctx);
   const input = setNoteDiagnosesRequestSchema.parse(request);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireAuthor(ctx.db.db, actor, appointment, ctx.now());
+  const access = await requireAuthor(ctx.db, actor, appointment, ctx.now());
   const note = await requireDraft(ctx, appointment);
   requireDocumentable(appointment);
   const known = await findExistingDiagnosisCodes(
-    ctx.db.db,
+    ctx.db,
     input.items.map((item) => item.code),
   );
   const unknownIndex = input.items.findIndex((item) => !known.has(item.code));
@@ -222,7 +222,7 @@ export async function setNoteDiagnoses(
   const now = ctx.now();
   let saved: NoteRow;
   try {
-    saved = await ctx.db.db.transaction(async (tx) => {
+    saved = await ctx.db.transaction(async (tx) => {
       const row = await updateDraftSections(tx, note.id, input.baseVersion, {}, now);
       if (row === null) {
         throw new ConditionalWriteMissed();

@@ -34,7 +34,7 @@ export function auditIn(ctx: ServiceContext, db: Database, event: AuditEventInpu
 }
 
 export async function loadAppointment(ctx: ServiceContext, appointmentId: string): Promise<AppointmentRow> {
-  const appointment = isUuid(appointmentId) ? await findAppointmentRow(ctx.db.db, appointmentId) : null;
+  const appointment = isUuid(appointmentId) ? await findAppointmentRow(ctx.db, appointmentId) : null;
   if (appointment === null) {
     throw notFound();
   }
@@ -64,7 +64,7 @@ export async function presentFor(
   note: NoteRow,
 ): Promise<VisitNote> {
   const actor = requireActor(ctx);
-  const record = await loadNoteRecord(ctx.db.db, note);
+  const record = await loadNoteRecord(ctx.db, note);
   return presentNote(record, {
     canEdit: canEditNote(actor, access, note, appointment),
     canAmend: canAmendNote(actor, access, note),
@@ -82,7 +82,7 @@ export function requireDocumentable(appointment: AppointmentRow): void {
 }
 
 export async function requireDraft(ctx: ServiceContext, appointment: AppointmentRow): Promise<NoteRow> {
-  const note = await findNoteByAppointment(ctx.db.db, appointment.id);
+  const note = await findNoteByAppointment(ctx.db, appointment.id);
   if (note === null) {
     throw appError('NOT_FOUND', 'This visit has no note yet: create it first.');
   }
@@ -102,7 +102,7 @@ export async function lostRace(
   access: NoteAccess,
   appointment: AppointmentRow,
 ): Promise<AppError> {
-  const current = await findNoteByAppointment(ctx.db.db, appointment.id);
+  const current = await findNoteByAppointment(ctx.db, appointment.id);
   if (current === null) {
     return notFound();
   }

@@ -14,10 +14,10 @@ import { findNoteByAppointment, findVitals, listChartNotes } from './notes.repos
 export async function getNoteEnvelope(ctx: ServiceContext, appointmentId: string): Promise<NoteEnvelope> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await resolveNoteAccess(ctx.db.db, actor, appointment, ctx.now());
-  const stored = await findNoteByAppointment(ctx.db.db, appointment.id);
+  const access = await resolveNoteAccess(ctx.db, actor, appointment, ctx.now());
+  const stored = await findNoteByAppointment(ctx.db, appointment.id);
   const note = stored !== null && (access.kind !== 'self' || stored.status === 'signed') ? stored : null;
-  const vitals = await findVitals(ctx.db.db, appointment.id);
+  const vitals = await findVitals(ctx.db, appointment.id);
   if (note !== null || vitals !== null) {
     await ctx.audit({
       action: 'record.viewed',
@@ -41,11 +41,11 @@ export async function getNoteEnvelope(ctx: ServiceContext, appointmentId: string
 /** `GET /patients/:patientId/notes`: treating doctors see every note; the patient their signed ones. */
 export async function listPatientNotes(ctx: ServiceContext, patientId: string): Promise<ChartNoteList> {
   const actor = requireActor(ctx);
-  const grant = await authorizeChartRead(ctx.db.db, actor, patientId, ctx.now());
+  const grant = await authorizeChartRead(ctx.db, actor, patientId, ctx.now());
   if (grant.access === 'administrative') {
     throw appError('NOT_FOUND', 'No such patient.');
   }
-  const rows = await listChartNotes(ctx.db.db, patientId, grant.access === 'self');
+  const rows = await listChartNotes(ctx.db, patientId, grant.access === 'self');
   await ctx.audit({
     action: 'record.viewed',
     targetType: 'patient',

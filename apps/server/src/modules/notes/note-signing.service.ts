@@ -51,13 +51,13 @@ export async function signNote(
 ): Promise<VisitNote> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireAuthor(ctx.db.db, actor, appointment, ctx.now());
+  const access = await requireAuthor(ctx.db, actor, appointment, ctx.now());
   const note = await requireDraft(ctx, appointment);
   requireDocumentable(appointment);
   if (note.version !== request.baseVersion) {
     throw await lostRace(ctx, access, appointment);
   }
-  const db = ctx.db.db;
+  const db = ctx.db;
   const diagnoses = await listNoteDiagnoses(db, note.id);
   if (!htmlHasText(note.assessmentHtml) && !htmlHasText(note.planHtml) && diagnoses.length === 0) {
     throw appError(
@@ -214,8 +214,8 @@ export async function addAddendum(
 ): Promise<VisitNote> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireAmender(ctx.db.db, actor, appointment, ctx.now());
-  const note = await findNoteByAppointment(ctx.db.db, appointment.id);
+  const access = await requireAmender(ctx.db, actor, appointment, ctx.now());
+  const note = await findNoteByAppointment(ctx.db, appointment.id);
   if (note === null) {
     throw appError('NOT_FOUND', 'This visit has no note.');
   }
@@ -227,7 +227,7 @@ export async function addAddendum(
     throw invalidField('body', 'validation.required', 'empty');
   }
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const id = randomUUID();
     await insertAddendum(tx, {
       id,

@@ -104,7 +104,7 @@ describe('signing', () => {
     });
     expect(note.summaryDocumentId).not.toBeNull();
 
-    const db = context.db.db;
+    const db = context.db;
     const documents = await db
       .select()
       .from(chartDocuments)
@@ -120,7 +120,7 @@ describe('signing', () => {
     expect(documents[0]!.name).toMatch(/^visit-summary-2026-05-04\.pdf$/);
     const [file] = await db.select().from(files).where(eq(files.id, documents[0]!.fileId));
     expect(file).toMatchObject({ ownerUserId: patient.id, contentType: 'application/pdf' });
-    const stored = await context.app.services.db.db
+    const stored = await context.app.services.db
       .select()
       .from(emailOutbox)
       .where(and(eq(emailOutbox.toAddress, patient.email), eq(emailOutbox.template, 'visit-summary')));
@@ -257,7 +257,7 @@ describe('signing', () => {
     expect(answers.find((answer) => answer.statusCode === 409)?.json()).toMatchObject({
       error: { code: 'NOTE_SIGNED' },
     });
-    const db = context.db.db;
+    const db = context.db;
     expect(
       await db.select().from(chartDocuments).where(eq(chartDocuments.appointmentId, appointmentId)),
     ).toHaveLength(1);
@@ -284,7 +284,7 @@ describe('signing', () => {
     const version = (await save(appointmentId, { baseVersion: 1, plan: '<p>Reposo</p>' })).json<VisitNote>()
       .version;
     const filesBefore = await storedSummaries();
-    const db = context.db.db;
+    const db = context.db;
     await db.execute(
       sql.raw(
         `alter table email_outbox add constraint test_refuse_summary check (template <> 'visit-summary' or to_address <> '${patient.email}') not valid`,

@@ -93,12 +93,12 @@ export function setUpNotesTests(): void {
       startsAt: '2026-04-02T10:00:00Z',
       status: 'completed',
     });
-    await context.db.db.execute(sql`
+    await context.db.execute(sql`
     insert into diagnosis_codes (code, chapter, name_es, name_en, search_text) values
       ('I10', 'IX', 'Hipertensión esencial (primaria)', 'Essential (primary) hypertension', 'i10 hipertension'),
       ('J06.9', 'X', 'Infección aguda de las vías respiratorias superiores', 'Acute upper respiratory infection', 'j06.9 infeccion')
     on conflict (code) do nothing`);
-    await context.db.db.execute(sql`
+    await context.db.execute(sql`
     insert into doctor_profiles (user_id, license_number, languages, visit_minutes)
     values (${doctor.id}, 'MED-28-12345', '{es}', 30)`);
   });

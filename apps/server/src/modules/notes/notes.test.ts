@@ -80,7 +80,7 @@ describe('the draft', () => {
     expect(response.statusCode, response.body).toBe(200);
     const note = response.json<VisitNote>();
     expect(note.version).toBe(2);
-    const [row] = await context.db.db.select().from(visitNotes).where(eq(visitNotes.id, note.id));
+    const [row] = await context.db.select().from(visitNotes).where(eq(visitNotes.id, note.id));
     const stored = [row!.subjectiveHtml, row!.objectiveHtml, row!.assessmentHtml].join('\n');
     expect(stored).not.toMatch(/<img|onerror|<script|alert\(2\)|javascript:|onclick|style=|<iframe/i);
     expect(row!.subjectiveHtml).toBe('<p>Dolor de cabeza</p>');

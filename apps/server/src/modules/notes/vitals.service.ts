@@ -10,8 +10,8 @@ import { findVitals, lockNoteStatus, upsertVitals } from './notes.repository.js'
 export async function getVitals(ctx: ServiceContext, appointmentId: string): Promise<VitalsResponse> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await resolveNoteAccess(ctx.db.db, actor, appointment, ctx.now());
-  const vitals = await findVitals(ctx.db.db, appointment.id);
+  const access = await resolveNoteAccess(ctx.db, actor, appointment, ctx.now());
+  const vitals = await findVitals(ctx.db, appointment.id);
   if (vitals !== null) {
     await ctx.audit({
       action: 'record.viewed',
@@ -34,7 +34,7 @@ export async function reportVitals(
 ): Promise<VitalsResponse> {
   const actor = requireActor(ctx);
   const appointment = await loadAppointment(ctx, appointmentId);
-  const access = await requireVitalsReporter(ctx.db.db, actor, appointment, ctx.now());
+  const access = await requireVitalsReporter(ctx.db, actor, appointment, ctx.now());
   if (!vitalsStatuses.includes(appointment.status)) {
     throw appError(
       'CONFLICT',
@@ -47,7 +47,7 @@ export async function reportVitals(
     (typeof vitalNames)[number],
     number | null
   >;
-  const row = await ctx.db.db.transaction(async (tx) => {
+  const row = await ctx.db.transaction(async (tx) => {
     if ((await lockNoteStatus(tx, appointment.id)) === 'signed') {
       throw noteSigned();
     }

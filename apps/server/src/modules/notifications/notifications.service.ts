@@ -40,7 +40,7 @@ export async function notify(
   services: Pick<AppServices, 'sockets' | 'db'>,
   rows: readonly NewNotification[],
 ): Promise<void> {
-  (await storeNotifications(services, services.db.db, rows))();
+  (await storeNotifications(services, services.db, rows))();
 }
 
 export async function listMyNotifications(
@@ -48,7 +48,7 @@ export async function listMyNotifications(
   query: NotificationListQuery,
 ): Promise<NotificationPage> {
   const actor = requireActor(ctx);
-  const { rows, total, unreadCount } = await listNotificationsOf(ctx.db.db, actor.userId, {
+  const { rows, total, unreadCount } = await listNotificationsOf(ctx.db, actor.userId, {
     page: query.page,
     pageSize: query.pageSize,
     unreadOnly: query.unreadOnly ?? false,
@@ -65,7 +65,7 @@ export async function listMyNotifications(
 /** Marks one's own notification read; another user's (or none) answers 404. */
 export async function readNotification(ctx: ServiceContext, id: string) {
   const actor = requireActor(ctx);
-  const row = isUuid(id) ? await markNotificationRead(ctx.db.db, actor.userId, id, ctx.now()) : null;
+  const row = isUuid(id) ? await markNotificationRead(ctx.db, actor.userId, id, ctx.now()) : null;
   if (row === null) {
     throw appError('NOT_FOUND', 'No such notification.');
   }
@@ -74,6 +74,6 @@ export async function readNotification(ctx: ServiceContext, id: string) {
 
 export async function readAllNotifications(ctx: ServiceContext): Promise<NotificationsReadAllResult> {
   const actor = requireActor(ctx);
-  const updated = await markAllNotificationsRead(ctx.db.db, actor.userId, ctx.now());
-  return { updated, unreadCount: await countUnread(ctx.db.db, actor.userId) };
+  const updated = await markAllNotificationsRead(ctx.db, actor.userId, ctx.now());
+  return { updated, unreadCount: await countUnread(ctx.db, actor.userId) };
 }

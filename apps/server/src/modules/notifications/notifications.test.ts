@@ -32,7 +32,7 @@ afterAll(async () => {
 
 async function setUp(): Promise<{ patient: SignedInClient; doctor: SignedInClient; doctorId: string }> {
   const doctorUser = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
-  await context.db.db.update(users).set({ language: 'en' }).where(eq(users.id, doctorUser.id));
+  await context.db.update(users).set({ language: 'en' }).where(eq(users.id, doctorUser.id));
   const patientUser = await createUser(context.app, {
     roles: ['patient'],
     language: 'es',
@@ -52,7 +52,7 @@ async function book(session: string, doctorId: string, startsAt: string): Promis
 }
 
 async function emailsOf(to: string, template: string) {
-  return context.db.db
+  return context.db
     .select()
     .from(emailOutbox)
     .where(and(eq(emailOutbox.toAddress, to), eq(emailOutbox.template, template)));

@@ -180,14 +180,14 @@ describe('a clinical attachment (the visit summary PDF)', () => {
       },
     ]);
     expect(summarySize).toBeGreaterThan(1000);
-    const [row] = await context.db.db.select().from(emailOutbox).where(eq(emailOutbox.id, summaryId));
+    const [row] = await context.db.select().from(emailOutbox).where(eq(emailOutbox.id, summaryId));
     expect(row?.attachments[0]?.content).toBe('');
     expect(JSON.stringify(row)).not.toContain(Buffer.from('%PDF-').toString('base64').slice(0, 6));
   });
 
   it('refuses the bytes of a summary stored before attachments were marked clinical', async () => {
     const pdf = Buffer.from('%PDF-1.7 fecha de nacimiento, plan, recetas').toString('base64');
-    const [legacy] = await context.db.db
+    const [legacy] = await context.db
       .insert(emailOutbox)
       .values({
         toAddress: patient.me.user.email,

@@ -114,7 +114,7 @@ describe('without SMTP (the default), the outbox lets no administrator in as som
     for (const token of tokensIn(body)) {
       await send(context.app, 'POST', '/api/v1/auth/verify-email', { body: { token } });
     }
-    const [user] = await context.db.db.select().from(users).where(eq(users.email, email));
+    const [user] = await context.db.select().from(users).where(eq(users.email, email));
     expect(user).toMatchObject({ status: 'pending', emailVerifiedAt: null });
     expect(message.hiddenLinks).toBe(1);
     expect(message.text).toContain('/verify-email?token=[hidden]');
@@ -133,7 +133,7 @@ describe('without SMTP (the default), the outbox lets no administrator in as som
         body: { token, password: takeoverPassword, acceptTerms: true },
       });
     }
-    const [user] = await context.db.db.select().from(users).where(eq(users.email, email));
+    const [user] = await context.db.select().from(users).where(eq(users.email, email));
     expect(user).toBeUndefined();
     const takeover = await send(context.app, 'POST', '/api/v1/auth/login', {
       body: { email, password: takeoverPassword },
@@ -160,9 +160,9 @@ describe('with SMTP, only the delivered email carries the secret', () => {
 
   /** The token is nowhere in the stored emails or the audit trail (anything an API could read). */
   async function expectStoredNowhere(token: string): Promise<void> {
-    const outbox = await context.db.db.select().from(emailOutbox);
+    const outbox = await context.db.select().from(emailOutbox);
     expect(JSON.stringify(outbox)).not.toContain(token);
-    const audit = await context.db.db.select().from(auditEvents);
+    const audit = await context.db.select().from(auditEvents);
     expect(JSON.stringify(audit)).not.toContain(token);
   }
 

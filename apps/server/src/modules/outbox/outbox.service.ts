@@ -11,11 +11,11 @@ export function listOutboxMessages(
   ctx: ServiceContext,
   query: OutboxListQuery,
 ): Promise<{ rows: OutboxRow[]; total: number }> {
-  return listOutboxPage(ctx.db.db, query);
+  return listOutboxPage(ctx.db, query);
 }
 
 export async function getOutboxMessage(ctx: ServiceContext, id: string): Promise<OutboxRow> {
-  const row = isUuid(id) ? await findOutboxMessage(ctx.db.db, id) : null;
+  const row = isUuid(id) ? await findOutboxMessage(ctx.db, id) : null;
   if (row === null) {
     throw appError('NOT_FOUND', 'No such message.');
   }

@@ -104,7 +104,7 @@ describe('GET /outbox', () => {
     ).data;
     const byId = (subject: string) => all.find((item) => item.subject === subject)!.id;
     const mark = (id: string, status: 'sent' | 'failed') =>
-      updateOutboxStatus(context.db.db, id, {
+      updateOutboxStatus(context.db, id, {
         status,
         error: status === 'failed' ? 'boom' : null,
         sentAt: clock,

@@ -59,12 +59,12 @@ async function loadReadable(
   id: string,
 ): Promise<{ record: PrescriptionRecord; access: PrescriptionAccess }> {
   const actor = requireActor(ctx);
-  const record = isUuid(id) ? await findPrescriptionRecord(ctx.db.db, id) : null;
+  const record = isUuid(id) ? await findPrescriptionRecord(ctx.db, id) : null;
   if (record === null) {
     throw notFound();
   }
   const access = await requireReadAccess(
-    ctx.db.db,
+    ctx.db,
     actor,
     record.patient.id,
     ctx.now(),
@@ -99,10 +99,10 @@ export async function issuePrescription(
 ): Promise<Prescription> {
   const actor = requireActor(ctx);
   const input = createPrescriptionRequestSchema.parse(request);
-  const relationship = await requireIssueAccess(ctx.db.db, actor, patientUserId, ctx.now());
+  const relationship = await requireIssueAccess(ctx.db, actor, patientUserId, ctx.now());
   const appointmentId = input.appointmentId ?? null;
   if (appointmentId !== null) {
-    if (!(await isAppointmentBetween(ctx.db.db, appointmentId, actor.userId, patientUserId))) {
+    if (!(await isAppointmentBetween(ctx.db, appointmentId, actor.userId, patientUserId))) {
       throw appError('NOT_FOUND', 'No such appointment between this doctor and patient.');
     }
   }
@@ -111,7 +111,7 @@ export async function issuePrescription(
   for (let attempt = 0; row === null; attempt += 1) {
     try {
       row = await insertPrescription(
-        ctx.db.db,
+        ctx.db,
         {
           patientUserId,
           doctorUserId: actor.userId,
@@ -139,7 +139,7 @@ export async function issuePrescription(
       ...accessDetails(relationship),
     },
   });
-  const record = await findPrescriptionRecord(ctx.db.db, row.id);
+  const record = await findPrescriptionRecord(ctx.db, row.id);
   if (record === null) {
     throw notFound();
   }
@@ -164,8 +164,8 @@ export async function listPrescriptions(
   if (!isUuid(patientUserId)) {
     throw notFound();
   }
-  const access = await requireReadAccess(ctx.db.db, actor, patientUserId, ctx.now());
-  const rows = await listPatientPrescriptions(ctx.db.db, patientUserId);
+  const access = await requireReadAccess(ctx.db, actor, patientUserId, ctx.now());
+  const rows = await listPatientPrescriptions(ctx.db, patientUserId);
   await ctx.audit({
     action: 'prescription.viewed',
     targetType: 'patient',
@@ -193,8 +193,8 @@ export async function renderPrescriptionDocument(
   const { record, access } = await loadReadable(ctx, id);
   const language: Language = record.patient.language === 'en' ? 'en' : 'es';
   const [settings, specialties, logo] = [
-    await loadIdentitySettings(ctx.db.db, ctx.config),
-    await findDoctorSpecialtyNames(ctx.db.db, record.doctor.id, language),
+    await loadIdentitySettings(ctx.db, ctx.config),
+    await findDoctorSpecialtyNames(ctx.db, record.doctor.id, language),
     await readClinicLogo(ctx, storage).catch(() => null),
   ];
   const bytes = await renderPrescriptionPdf(record, {
@@ -222,12 +222,12 @@ export async function cancelPrescription(
   request: CancelPrescriptionRequest,
 ): Promise<Prescription> {
   const actor = requireActor(ctx);
-  const existing = isUuid(id) ? await findPrescriptionRecord(ctx.db.db, id) : null;
+  const existing = isUuid(id) ? await findPrescriptionRecord(ctx.db, id) : null;
   if (existing === null) {
     throw notFound();
   }
   requireIssuer(actor, existing.prescription.doctorUserId);
-  const row = await cancelPrescriptionRow(ctx.db.db, id, ctx.now(), request.reason);
+  const row = await cancelPrescriptionRow(ctx.db, id, ctx.now(), request.reason);
   if (row === null) {
     throw appError('CONFLICT', 'This prescription is already cancelled.');
   }
@@ -253,7 +253,7 @@ export async function verifyPrescription(
   typedCode: string,
 ): Promise<PrescriptionVerification> {
   const code = normalizeVerificationCode(typedCode);
-  const record = code === null ? null : await findPrescriptionByCode(ctx.db.db, code);
+  const record = code === null ? null : await findPrescriptionByCode(ctx.db, code);
   if (record === null) {
     throw appError('NOT_FOUND', 'No prescription has this verification code. Check the code and try again.');
   }

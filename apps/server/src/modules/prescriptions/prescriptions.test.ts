@@ -47,7 +47,7 @@ beforeAll(async () => {
   strangerPatient = await user(['patient']);
   staff = await user(['staff']);
   admin = await user(['admin']);
-  await context.db.db
+  await context.db
     .update(users)
     .set({ dateOfBirth: '1985-04-12', name: 'Begoña Núñez Müller' })
     .where(eq(users.id, patient.me.user.id));
@@ -58,9 +58,7 @@ beforeAll(async () => {
     status: 'completed',
   });
   appointmentId = appointment.id;
-  await context.db.db
-    .insert(doctorProfiles)
-    .values({ userId: doctor.me.user.id, licenseNumber: 'MX-123456' });
+  await context.db.insert(doctorProfiles).values({ userId: doctor.me.user.id, licenseNumber: 'MX-123456' });
   await createAppointment(app, {
     doctorId: doctor.me.user.id,
     patientId: englishPatient.me.user.id,
@@ -163,7 +161,7 @@ describe('issuing prescriptions', () => {
     expect((await issue(emergencyDoctor, strangerPatient.me.user.id, { items: [item] })).statusCode).toBe(
       404,
     );
-    const [access] = await context.db.db
+    const [access] = await context.db
       .insert(emergencyAccesses)
       .values({
         doctorUserId: emergencyDoctor.me.user.id,
@@ -186,7 +184,7 @@ describe('issuing prescriptions', () => {
     );
     expect(list.statusCode).toBe(200);
     // An expired access closes the record again.
-    await context.db.db
+    await context.db
       .update(emergencyAccesses)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(emergencyAccesses.id, access!.id));

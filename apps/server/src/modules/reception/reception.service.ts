@@ -57,7 +57,7 @@ export async function readClinicDay(ctx: ServiceContext, query: ClinicDayQuery):
   const date = query.date ?? localDateOf(now, reader.timeZone);
   const from = zonedInstant(date, 0, reader.timeZone);
   const to = zonedInstant(nextDate(date), 0, reader.timeZone);
-  const db = ctx.db.db;
+  const db = ctx.db;
   const doctors = await listDayDoctors(db, scope === 'own' ? actor.userId : null);
   const ids = doctors.map((doctor) => doctor.userId);
   if (ids.length === 0) {
@@ -157,7 +157,7 @@ export async function lookUpPatients(
   if (!canLookUpPatients(actor)) {
     throw appError('FORBIDDEN', 'You cannot look up patients.');
   }
-  const rows = await findPatients(ctx.db.db, lookupTermsOf(query.q), lookupLimit);
+  const rows = await findPatients(ctx.db, lookupTermsOf(query.q), lookupLimit);
   await ctx.audit({
     action: 'patient.list_viewed',
     targetType: 'patient',
@@ -182,9 +182,9 @@ export async function registerPatient(
     throw appError('FORBIDDEN', 'You cannot register patients.');
   }
   const registrar = await loadActorUser(ctx);
-  const timeZone = input.timeZone ?? (await loadIdentitySettings(ctx.db.db, ctx.config)).clinicTimeZone;
+  const timeZone = input.timeZone ?? (await loadIdentitySettings(ctx.db, ctx.config)).clinicTimeZone;
   const now = ctx.now();
-  const created = await ctx.db.db.transaction(async (tx) => {
+  const created = await ctx.db.transaction(async (tx) => {
     const user = await insertUserIfEmailFree(tx, {
       email: input.email,
       name: input.name,

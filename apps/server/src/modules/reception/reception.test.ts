@@ -178,7 +178,7 @@ describe('GET /patients/lookup', () => {
 
   it('finds a patient by part of the name, the phone digits or the date of birth', async () => {
     const found = await createUser(context.app, { roles: ['patient'], name: 'Ramona Búsqueda Sánchez' });
-    await context.app.services.db.db
+    await context.app.services.db
       .update(users)
       .set({ phone: '+52 55 8765 4321', dateOfBirth: '1979-11-02' })
       .where(eq(users.id, found.id));
@@ -228,7 +228,7 @@ describe('POST /patients', () => {
       dateOfBirth: caller.dateOfBirth,
       hasSignedUp: false,
     });
-    const [row] = await context.app.services.db.db.select().from(users).where(eq(users.id, registered.id));
+    const [row] = await context.app.services.db.select().from(users).where(eq(users.id, registered.id));
     expect(row).toMatchObject({ status: 'pending', passwordHash: null, roleKeys: ['patient'] });
     const email = await latestEmail(context.app, caller.email, 'invitation');
     expect(email?.subject).toBe('Su cuenta de paciente en Telemedicina');
@@ -261,11 +261,11 @@ describe('POST /patients', () => {
       body: { token, password: testPassword, acceptTerms: true, acceptTelemedicineConsent: true },
     });
     expect(accepted.statusCode, accepted.body).toBe(200);
-    const [after] = await context.app.services.db.db.select().from(users).where(eq(users.id, registered.id));
+    const [after] = await context.app.services.db.select().from(users).where(eq(users.id, registered.id));
     expect(after?.status).toBe('active');
     expect(after?.emailVerifiedAt).not.toBeNull();
     expect(after?.passwordHash).not.toBeNull();
-    const given = await context.app.services.db.db
+    const given = await context.app.services.db
       .select({ kind: consents.kind })
       .from(consents)
       .where(eq(consents.userId, registered.id));

@@ -51,8 +51,8 @@ export async function addAllergy(
   body: z.output<typeof createAllergyRequestSchema>,
 ): Promise<Allergy> {
   const actor = requireActor(ctx);
-  const grant = await authorizeClinicalWrite(ctx.db.db, actor, patientId, ctx.now());
-  const row = await insertAllergy(ctx.db.db, {
+  const grant = await authorizeClinicalWrite(ctx.db, actor, patientId, ctx.now());
+  const row = await insertAllergy(ctx.db, {
     patientUserId: patientId,
     substance: body.substance,
     reaction: body.reaction ?? null,
@@ -70,9 +70,9 @@ export async function addCondition(
   body: z.output<typeof createConditionRequestSchema>,
 ): Promise<Condition> {
   const actor = requireActor(ctx);
-  const grant = await authorizeClinicalWrite(ctx.db.db, actor, patientId, ctx.now());
+  const grant = await authorizeClinicalWrite(ctx.db, actor, patientId, ctx.now());
   const code = body.diagnosisCode ?? null;
-  if (code !== null && !(await diagnosisCodeExists(ctx.db.db, code))) {
+  if (code !== null && !(await diagnosisCodeExists(ctx.db, code))) {
     throw appError('VALIDATION_FAILED', 'The request is not valid.', {
       issues: [
         {
@@ -84,7 +84,7 @@ export async function addCondition(
       ],
     });
   }
-  const row = await insertCondition(ctx.db.db, {
+  const row = await insertCondition(ctx.db, {
     patientUserId: patientId,
     description: body.description,
     diagnosisCode: code,
@@ -94,9 +94,7 @@ export async function addCondition(
     recordedAt: ctx.now(),
   });
   await auditListChange(ctx, grant, 'conditions', 'added', row.id, setFields(body));
-  const [presented] = (await listConditions(ctx.db.db, patientId, false)).filter(
-    (entry) => entry.id === row.id,
-  );
+  const [presented] = (await listConditions(ctx.db, patientId, false)).filter((entry) => entry.id === row.id);
   const language = (await loadActorUser(ctx)).language;
   return presentCondition(
     presented ?? { ...row, nameEs: null, nameEn: null, recordedByName: null, removedByName: null },
@@ -110,8 +108,8 @@ export async function addMedication(
   body: z.output<typeof createMedicationRequestSchema>,
 ): Promise<Medication> {
   const actor = requireActor(ctx);
-  const grant = await authorizeClinicalWrite(ctx.db.db, actor, patientId, ctx.now());
-  const row = await insertMedication(ctx.db.db, {
+  const grant = await authorizeClinicalWrite(ctx.db, actor, patientId, ctx.now());
+  const row = await insertMedication(ctx.db, {
     patientUserId: patientId,
     name: body.name,
     dose: body.dose ?? null,
@@ -133,10 +131,10 @@ export async function removeListEntry(
   entryId: string,
 ): Promise<void> {
   const actor = requireActor(ctx);
-  const grant = await authorizeClinicalWrite(ctx.db.db, actor, patientId, ctx.now());
+  const grant = await authorizeClinicalWrite(ctx.db, actor, patientId, ctx.now());
   const isRemoved =
     isUuid(entryId) &&
-    (await markListEntryRemoved(ctx.db.db, kind, patientId, entryId, actor.userId, ctx.now()));
+    (await markListEntryRemoved(ctx.db, kind, patientId, entryId, actor.userId, ctx.now()));
   if (!isRemoved) {
     throw appError('NOT_FOUND', 'No such entry.');
   }

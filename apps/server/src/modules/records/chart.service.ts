@@ -19,8 +19,8 @@ const chartListLimit = 200;
 /** `GET /patients/:patientId/chart`: the whole chart for its readers, the administrative part for staff. */
 export async function readChart(ctx: ServiceContext, patientId: string, query: ChartQuery): Promise<Chart> {
   const actor = requireActor(ctx);
-  const grant = await authorizeChartRead(ctx.db.db, actor, patientId, ctx.now());
-  const db = ctx.db.db;
+  const grant = await authorizeChartRead(ctx.db, actor, patientId, ctx.now());
+  const db = ctx.db;
   const isClinical = grant.access !== 'administrative';
   const includeRemoved = isClinical && query.include === 'removed';
   // One statement for the profile, visits and clinical lists; the documents alongside it.

@@ -33,7 +33,7 @@ describe('refused uploads store nothing', () => {
   }
 
   it('refuses a file over the clinic limit (413 with maxBytes)', async () => {
-    await writeSetting(context.db.db, settingKeys.maxFileSizeMb, 1, { now: clock.now() });
+    await writeSetting(context.db, settingKeys.maxFileSizeMb, 1, { now: clock.now() });
     try {
       const before = await storedState();
       const big = Buffer.concat([tinyPdf(), Buffer.alloc(1024 * 1024 + 10, 0x20)]);
@@ -45,7 +45,7 @@ describe('refused uploads store nothing', () => {
       await expectRefused(response, 413, 'PAYLOAD_TOO_LARGE', before);
       expect(response.json()).toMatchObject({ error: { details: { maxBytes: 1024 * 1024 } } });
     } finally {
-      await writeSetting(context.db.db, settingKeys.maxFileSizeMb, 10, { now: clock.now() });
+      await writeSetting(context.db, settingKeys.maxFileSizeMb, 10, { now: clock.now() });
     }
   });
 
@@ -97,7 +97,7 @@ describe('refused uploads store nothing', () => {
       before,
     );
     // Even when plain text is allowed, markup is not.
-    await writeSetting(context.db.db, settingKeys.allowedKinds, ['pdf', 'png', 'txt'], { now: clock.now() });
+    await writeSetting(context.db, settingKeys.allowedKinds, ['pdf', 'png', 'txt'], { now: clock.now() });
     try {
       await expectRefused(
         await upload(patient, patient.id, { name: 'notas.txt', type: 'text/plain', bytes: html }),
@@ -113,7 +113,7 @@ describe('refused uploads store nothing', () => {
         before,
       );
     } finally {
-      await writeSetting(context.db.db, settingKeys.allowedKinds, ['pdf', 'png', 'jpeg', 'webp'], {
+      await writeSetting(context.db, settingKeys.allowedKinds, ['pdf', 'png', 'jpeg', 'webp'], {
         now: clock.now(),
       });
     }
@@ -192,7 +192,7 @@ describe('refused uploads store nothing', () => {
     for (const file of added) {
       expect(file).toMatch(/^uploads\/documents\/[0-9a-f-]{36}\.(pdf|png)$/);
     }
-    const storagePaths = await context.db.db.select({ storagePath: files.storagePath }).from(files);
+    const storagePaths = await context.db.select({ storagePath: files.storagePath }).from(files);
     for (const { storagePath } of storagePaths) {
       expect(storagePath).not.toMatch(/\.\.|passwd|win\.ini/);
     }

@@ -55,7 +55,7 @@ export async function listFilesUnder(folder: string): Promise<string[]> {
 
 /** What a refused upload must leave unchanged: both tables and every file under the scratch folder. */
 export async function storedState() {
-  const db = context.db.db;
+  const db = context.db;
   const [fileRows] = await db.select({ n: count() }).from(files);
   const [documentRows] = await db.select({ n: count() }).from(chartDocuments);
   return {

@@ -119,8 +119,8 @@ export async function uploadDocument(
   readUpload: ReadDocumentUpload,
 ): Promise<ChartDocument> {
   const actor = requireActor(ctx);
-  const grant = await authorizeDocumentUpload(ctx.db.db, actor, patientId, ctx.now());
-  const limits = await loadUploadLimits(ctx.db.db);
+  const grant = await authorizeDocumentUpload(ctx.db, actor, patientId, ctx.now());
+  const limits = await loadUploadLimits(ctx.db);
   const upload = await readUpload(limits);
   const checked = checkUpload(upload.bytes, limits);
   const name = documentLabelOf(upload.fileName, checked.kind);
@@ -130,7 +130,7 @@ export async function uploadDocument(
   let documentId: string;
   let fileId: string;
   try {
-    ({ documentId, fileId } = await ctx.db.db.transaction(async (tx) => {
+    ({ documentId, fileId } = await ctx.db.transaction(async (tx) => {
       const file = await insertFile(tx, {
         ownerUserId: patientId,
         sha256: createHash('sha256').update(upload.bytes).digest('hex'),
@@ -169,7 +169,7 @@ export async function uploadDocument(
       ...accessDetails(grant),
     },
   });
-  const row = await findDocument(ctx.db.db, patientId, documentId);
+  const row = await findDocument(ctx.db, patientId, documentId);
   if (row === null) {
     throw new Error('the document just stored was not found');
   }
@@ -183,7 +183,7 @@ export async function listChartDocuments(
   filter: { includeRemoved: boolean; category?: DocumentCategory; q?: string; limit: number; offset: number },
 ): Promise<{ data: ChartDocument[]; total: number }> {
   const actor = requireActor(ctx);
-  const { rows, total } = await listDocuments(ctx.db.db, { patientId: grant.patient.id, ...filter });
+  const { rows, total } = await listDocuments(ctx.db, { patientId: grant.patient.id, ...filter });
   return { data: rows.map((row) => presentDocument(row, canRemoveDocument(actor, grant, row))), total };
 }
 
@@ -194,7 +194,7 @@ export async function listPatientDocuments(
   query: DocumentListQuery,
 ): Promise<DocumentPage> {
   const actor = requireActor(ctx);
-  const grant = await authorizeDocumentRead(ctx.db.db, actor, patientId, ctx.now());
+  const grant = await authorizeDocumentRead(ctx.db, actor, patientId, ctx.now());
   const includeRemoved = query.include === 'removed';
   const { data, total } = await listChartDocuments(ctx, grant, {
     includeRemoved,
@@ -243,8 +243,8 @@ export async function readDocumentFile(
   wantsDownload: boolean,
 ): Promise<{ bytes: Buffer; document: DocumentRow; disposition: 'inline' | 'attachment' }> {
   const actor = requireActor(ctx);
-  const grant = await authorizeDocumentRead(ctx.db.db, actor, patientId, ctx.now());
-  const document = isUuid(documentId) ? await findDocument(ctx.db.db, patientId, documentId) : null;
+  const grant = await authorizeDocumentRead(ctx.db, actor, patientId, ctx.now());
+  const document = isUuid(documentId) ? await findDocument(ctx.db, patientId, documentId) : null;
   if (document === null || document.removedAt !== null) {
     throw documentNotFound();
   }
@@ -270,8 +270,8 @@ export async function removeDocument(
   documentId: string,
 ): Promise<void> {
   const actor = requireActor(ctx);
-  const grant = await authorizeDocumentRead(ctx.db.db, actor, patientId, ctx.now());
-  const document = isUuid(documentId) ? await findDocument(ctx.db.db, patientId, documentId) : null;
+  const grant = await authorizeDocumentRead(ctx.db, actor, patientId, ctx.now());
+  const document = isUuid(documentId) ? await findDocument(ctx.db, patientId, documentId) : null;
   if (document === null || document.removedAt !== null) {
     throw documentNotFound();
   }
@@ -286,7 +286,7 @@ export async function removeDocument(
       'Only the person who added this document or a treating doctor may remove it.',
     );
   }
-  const isRemoved = await markDocumentRemoved(ctx.db.db, document.id, {
+  const isRemoved = await markDocumentRemoved(ctx.db, document.id, {
     userId: actor.userId,
     at: ctx.now(),
   });

@@ -224,10 +224,7 @@ describe('removing', () => {
       details: { documentId: byDoctor.id },
     });
 
-    const [row] = await context.db.db
-      .select()
-      .from(chartDocuments)
-      .where(eq(chartDocuments.id, byPatient.id));
+    const [row] = await context.db.select().from(chartDocuments).where(eq(chartDocuments.id, byPatient.id));
     expect(row?.removedAt).not.toBeNull();
     expect(row?.removedByUserId).toBe(patient.id);
     expect(
@@ -244,7 +241,7 @@ describe('removing', () => {
     expect(all.data.find((entry) => entry.id === byPatient.id)?.removedAt).not.toBeNull();
 
     // A visit summary (written when a note is signed) is part of the signed record.
-    const [summaryFile] = await context.db.db
+    const [summaryFile] = await context.db
       .insert(files)
       .values({
         ownerUserId: patient.id,
@@ -254,7 +251,7 @@ describe('removing', () => {
         storagePath: 'documents/00000000-0000-4000-8000-000000000000.pdf',
       })
       .returning();
-    const [summary] = await context.db.db
+    const [summary] = await context.db
       .insert(chartDocuments)
       .values({
         patientUserId: patient.id,

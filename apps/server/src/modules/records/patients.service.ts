@@ -18,7 +18,7 @@ import { presentPatientSummary } from './records.presenter.js';
 export async function listPatientsFor(ctx: ServiceContext, query: PatientListQuery): Promise<PatientPage> {
   const actor = requireActor(ctx);
   const doctorId = actor.permissions.has('patients.read.admin') ? null : actor.userId;
-  const { rows, total } = await listPatients(ctx.db.db, {
+  const { rows, total } = await listPatients(ctx.db, {
     doctorId,
     q: query.q,
     page: query.page,
@@ -48,14 +48,14 @@ export async function updatePatientProfile(
 ): Promise<void> {
   const actor = requireActor(ctx);
   const fields = Object.keys(body).filter((key) => body[key as keyof ProfileUpdate] !== undefined);
-  const grant = await authorizeProfileWrite(ctx.db.db, actor, patientId, fields, ctx.now());
+  const grant = await authorizeProfileWrite(ctx.db, actor, patientId, fields, ctx.now());
   if (fields.length === 0) {
     throw appError('VALIDATION_FAILED', 'Nothing to change.', {
       issues: [{ location: 'body', path: '', code: 'empty', message: 'validation.required' }],
     });
   }
   const now = ctx.now();
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await updateUserDemographics(
       tx,
       patientId,

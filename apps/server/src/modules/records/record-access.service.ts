@@ -26,17 +26,17 @@ export async function grantEmergencyAccess(
   body: EmergencyAccessRequest,
 ): Promise<EmergencyAccess> {
   const actor = requireActor(ctx);
-  const patient = isUuid(patientId) ? await findPatientUser(ctx.db.db, patientId) : null;
+  const patient = isUuid(patientId) ? await findPatientUser(ctx.db, patientId) : null;
   if (patient === null || patient.id === actor.userId) {
     throw notFound();
   }
   const now = ctx.now();
-  const relationship = await findCareRelationship(ctx.db.db, actor.userId, patientId, now);
+  const relationship = await findCareRelationship(ctx.db, actor.userId, patientId, now);
   if (relationship.kind === 'treating') {
     throw appError('CONFLICT', 'You already treat this patient: open the chart directly.');
   }
   const expiresAt = new Date(now.getTime() + emergencyAccessMinutes * 60_000);
-  const row = await insertEmergencyAccess(ctx.db.db, {
+  const row = await insertEmergencyAccess(ctx.db, {
     doctorUserId: actor.userId,
     patientUserId: patientId,
     reason: body.reason,
@@ -77,7 +77,7 @@ export async function listMyRecordAccess(
   query: RecordAccessQuery,
 ): Promise<RecordAccessPage> {
   const actor = requireActor(ctx);
-  const { rows, total } = await listRecordAccessEvents(ctx.db.db, actor.userId, query);
+  const { rows, total } = await listRecordAccessEvents(ctx.db, actor.userId, query);
   return {
     data: rows.map(presentRecordAccessEntry),
     page: query.page,

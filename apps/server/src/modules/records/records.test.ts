@@ -84,7 +84,7 @@ beforeAll(async () => {
     startsAt: '2026-05-01T10:00:00Z',
     status: 'completed',
   });
-  await context.db.db.execute(sql`
+  await context.db.execute(sql`
     insert into diagnosis_codes (code, chapter, name_es, name_en, search_text)
     values ('I10', 'IX', 'Hipertensión esencial (primaria)', 'Essential (primary) hypertension', 'i10 hipertension')
     on conflict (code) do nothing`);
@@ -294,10 +294,7 @@ describe('chart edits', () => {
       removedBy: { id: treatingDoctor.id, name: 'Dra. Tratante' },
       recordedBy: { id: treatingDoctor.id, name: 'Dra. Tratante' },
     });
-    const [row] = await context.db.db
-      .select()
-      .from(patientAllergies)
-      .where(eq(patientAllergies.id, allergyId));
+    const [row] = await context.db.select().from(patientAllergies).where(eq(patientAllergies.id, allergyId));
     expect(row?.removedByUserId).toBe(treatingDoctor.id);
     expect((await as(treatingDoctor, 'GET', `${base}/chart?include=everything`)).statusCode).toBe(400);
 
@@ -348,7 +345,7 @@ describe('emergency access', () => {
       (row) => row.actorUserId === otherDoctor.id,
     );
     expect(event).toMatchObject({ targetType: 'patient', targetId: patient.id, details: { reason } });
-    const [notice] = await context.db.db
+    const [notice] = await context.db
       .select()
       .from(notifications)
       .where(and(eq(notifications.userId, patient.id), eq(notifications.kind, 'record.emergencyAccess')));
@@ -381,7 +378,7 @@ describe('emergency access', () => {
 
 describe('audit of every chart endpoint', () => {
   it('writes an audit event targeting the patient for every route under /patients', async () => {
-    const db = context.db.db;
+    const db = context.db;
     const registry = [...context.app.accessRegistry].filter(
       // The chart's routes and the doctor's list. Reception's patient lookup and registration
       // (modules/reception) are audited as a list view and an account creation, in their own tests.

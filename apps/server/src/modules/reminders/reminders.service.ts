@@ -30,13 +30,13 @@ export async function sendDueReminders(services: AppServices, limit = 20): Promi
     return await sendDueRemindersAt(services, now, limit);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    await recordReminderFailure(services.db.db, now, limit, message);
+    await recordReminderFailure(services.db, now, limit, message);
     throw error;
   }
 }
 
 async function sendDueRemindersAt(services: AppServices, now: Date, limit: number): Promise<number> {
-  const { sent, afterCommit } = await services.db.db.transaction(async (tx) => {
+  const { sent, afterCommit } = await services.db.transaction(async (tx) => {
     const due = await claimDueReminders(tx, now, limit);
     const afterCommit: (() => void)[] = [];
     let sent = 0;

@@ -46,14 +46,14 @@ async function book(setup: Setup, startsAt: string): Promise<Appointment> {
 }
 
 async function remindersTo(email: string) {
-  return context.db.db
+  return context.db
     .select()
     .from(emailOutbox)
     .where(and(eq(emailOutbox.toAddress, email), eq(emailOutbox.template, 'appointment-reminder')));
 }
 
 async function dueTimes(appointmentId: string) {
-  return (await remindersOf(context.db.db, appointmentId)).map((row) => ({
+  return (await remindersOf(context.db, appointmentId)).map((row) => ({
     kind: row.kind,
     dueAt: row.dueAt.toISOString(),
     sent: row.sentAt !== null,
@@ -94,7 +94,7 @@ describe('appointment reminders', () => {
       { kind: '24h', dueAt: '2026-03-27T08:00:00.000Z', sent: true },
       { kind: '1h', dueAt: '2026-03-28T07:00:00.000Z', sent: false },
     ]);
-    const rows = await context.db.db
+    const rows = await context.db
       .select()
       .from(notifications)
       .where(
@@ -151,12 +151,12 @@ describe('appointment reminders', () => {
     } finally {
       spy.mockRestore();
     }
-    const [failed] = await remindersOf(context.db.db, appointment.id);
+    const [failed] = await remindersOf(context.db, appointment.id);
     expect(failed).toMatchObject({ kind: '24h', sentAt: null, attempts: 1, lastError: 'disk full' });
     expect(await remindersTo(setup.patient.me.user.email)).toHaveLength(0);
     await context.app.reminders.runOnce();
     expect(await remindersTo(setup.patient.me.user.email)).toHaveLength(1);
-    const [sent] = await remindersOf(context.db.db, appointment.id);
+    const [sent] = await remindersOf(context.db, appointment.id);
     expect(sent).toMatchObject({ kind: '24h', attempts: 2, lastError: null, sentAt: expect.any(Date) });
   });
 
@@ -182,7 +182,7 @@ describe('appointment reminders', () => {
     clock.set('2026-03-30T07:10:00Z');
     const restarted = await buildApp({
       config: { ...context.config, reminderPollSeconds: 1 },
-      db: context.db,
+      database: context.database.client,
       now: clock.now,
     });
     try {

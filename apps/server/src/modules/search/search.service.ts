@@ -35,7 +35,7 @@ export async function searchEverything(
     throw appError('UNAUTHENTICATED', 'Sign in to continue.');
   }
   const scopes = searchScopesOf(actor);
-  const db = ctx.db.db;
+  const db = ctx.db;
   const [users, patients, appointments] = await Promise.all([
     scopes.users ? searchUsers(db, query.q, searchGroupLimit) : undefined,
     scopes.patients === null

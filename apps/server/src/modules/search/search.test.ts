@@ -40,12 +40,12 @@ beforeAll(async () => {
   patientY = await createUser(app, { roles: ['patient'], name: 'Yolanda Zafiro' });
   patientZ = await createUser(app, { roles: ['patient'], name: 'Zoe Zafiro' });
   // A custom role with one permission, and one with none.
-  const [auditor] = await context.db.db
+  const [auditor] = await context.db
     .insert(roles)
     .values({ key: 'lector', nameEs: 'Lector', nameEn: 'Reader' })
     .returning();
-  await context.db.db.insert(rolePermissions).values({ roleId: auditor!.id, permission: 'users.read' });
-  await context.db.db.insert(roles).values({ key: 'vacio', nameEs: 'Vacío', nameEn: 'Empty' });
+  await context.db.insert(rolePermissions).values({ roleId: auditor!.id, permission: 'users.read' });
+  await context.db.insert(roles).values({ key: 'vacio', nameEs: 'Vacío', nameEn: 'Empty' });
   const reader = await createUser(app, { roles: ['lector'], name: 'Lector Zafiro' });
   const nobody = await createUser(app, { roles: ['vacio'], name: 'Nadie Zafiro' });
 

@@ -26,7 +26,7 @@ export async function setClinicLogo(
   bytes: Buffer,
 ): Promise<ClinicSettings> {
   const actorUserId = requireActor(ctx).userId;
-  const { maxFileSizeBytes } = await loadUploadLimits(ctx.db.db);
+  const { maxFileSizeBytes } = await loadUploadLimits(ctx.db);
   const maxBytes = Math.min(logoLimits.maxBytes, maxFileSizeBytes);
   if (bytes.length > maxBytes) {
     throw appError('PAYLOAD_TOO_LARGE', 'The logo is too large.', { maxBytes });
@@ -51,7 +51,7 @@ export async function setClinicLogo(
   const storagePath = await storage.write('logos', imageExtensions[sniffed.type], bytes);
   let previousId: string | null;
   try {
-    previousId = await ctx.db.db.transaction(async (tx) => {
+    previousId = await ctx.db.transaction(async (tx) => {
       await lockSettings(tx);
       const before = await currentLogoId(tx);
       const now = ctx.now();
@@ -81,13 +81,13 @@ export async function setClinicLogo(
   if (previousId !== null) {
     await removeStoredFile(ctx, storage, previousId);
   }
-  return (await loadClinicSettings(ctx.db.db, ctx.config)).settings;
+  return (await loadClinicSettings(ctx.db, ctx.config)).settings;
 }
 
 /** Removes the clinic logo (nothing to do without one); audited like a change. */
 export async function removeClinicLogo(ctx: ServiceContext, storage: FileStorage): Promise<ClinicSettings> {
   const actorUserId = requireActor(ctx).userId;
-  const previousId = await ctx.db.db.transaction(async (tx) => {
+  const previousId = await ctx.db.transaction(async (tx) => {
     await lockSettings(tx);
     const before = await currentLogoId(tx);
     if (before !== null) {
@@ -104,7 +104,7 @@ export async function removeClinicLogo(ctx: ServiceContext, storage: FileStorage
   if (previousId !== null) {
     await removeStoredFile(ctx, storage, previousId);
   }
-  return (await loadClinicSettings(ctx.db.db, ctx.config)).settings;
+  return (await loadClinicSettings(ctx.db, ctx.config)).settings;
 }
 
 /** The current logo for anyone (it is shown on the sign-in page); 404 when there is none. */
@@ -113,7 +113,7 @@ export async function readClinicLogo(
   storage: FileStorage,
 ): Promise<{ fileId: string; bytes: Buffer; contentType: ImageType; sha256: string }> {
   const { logoFileId } = await getCachedClinicSettings(services.db, services.config);
-  const file = logoFileId === null ? null : await findFile(services.db.db, logoFileId);
+  const file = logoFileId === null ? null : await findFile(services.db, logoFileId);
   if (file === null) {
     throw appError('NOT_FOUND', 'The clinic has no logo.');
   }
@@ -125,7 +125,7 @@ export async function readClinicLogo(
   };
 }
 
-async function currentLogoId(db: ServiceContext['db']['db']): Promise<string | null> {
+async function currentLogoId(db: ServiceContext['db']): Promise<string | null> {
   const value = (await readSettings(db, [settingKeys.clinicLogoFileId])).get(settingKeys.clinicLogoFileId);
   return typeof value === 'string' ? value : null;
 }
@@ -140,7 +140,7 @@ function logoChanged(before: string | null, after: string | null) {
 }
 
 async function removeStoredFile(ctx: ServiceContext, storage: FileStorage, fileId: string): Promise<void> {
-  const removed = await deleteFile(ctx.db.db, fileId);
+  const removed = await deleteFile(ctx.db, fileId);
   if (removed !== null) {
     await storage.remove(removed.storagePath);
   }

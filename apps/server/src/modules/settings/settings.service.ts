@@ -271,5 +271,5 @@ export async function loadCanStaffReadVisitReasons(db: Database): Promise<boolea
 
 /** `GET /settings`: every setting, read fresh. */
 export async function getClinicSettings(ctx: ServiceContext): Promise<ClinicSettings> {
-  return (await loadClinicSettings(ctx.db.db, ctx.config)).settings;
+  return (await loadClinicSettings(ctx.db, ctx.config)).settings;
 }

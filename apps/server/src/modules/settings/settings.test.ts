@@ -254,7 +254,7 @@ describe('PATCH /settings', () => {
       security: { mfaRequiredRoles: ['patient', 'patient'] },
     });
     expect(clinicSettingsSchema.parse(response.json()).security.mfaRequiredRoles).toEqual(['patient']);
-    const identity = await loadIdentitySettings(context.db.db, context.config);
+    const identity = await loadIdentitySettings(context.db, context.config);
     expect(identity).toMatchObject({
       idleMinutesStaff: 20,
       idleMinutesPatient: 45,
@@ -298,7 +298,7 @@ describe('GET /config clinic settings', () => {
 
   it('serves from a short cache: a row written behind the app shows after invalidation', async () => {
     await publicClinic();
-    await writeSetting(context.db.db, settingKeys.clinicName, 'Escrita Directamente', { now: new Date() });
+    await writeSetting(context.db, settingKeys.clinicName, 'Escrita Directamente', { now: new Date() });
     expect((await publicClinic()).name).toBe('Telemedicina');
     invalidateClinicSettingsCache(context.db);
     expect((await publicClinic()).name).toBe('Escrita Directamente');
@@ -339,7 +339,7 @@ describe('clinic logo', () => {
     const match = /^\/api\/v1\/clinic\/logo\?v=([0-9a-f-]{36})$/.exec(settings.clinic.logoUrl ?? '');
     expect(match).not.toBeNull();
     const fileId = match![1]!;
-    const [file] = await context.db.db.select().from(files).where(eq(files.id, fileId));
+    const [file] = await context.db.select().from(files).where(eq(files.id, fileId));
     expect(file).toMatchObject({
       contentType: 'image/png',
       width: 400,
@@ -373,7 +373,7 @@ describe('clinic logo', () => {
     const newUrl = clinicSettingsSchema.parse(replaced.json()).clinic.logoUrl;
     expect(newUrl).not.toBe(settings.clinic.logoUrl);
     expect(existsSync(path.join(context.config.uploadsDir, file!.storagePath))).toBe(false);
-    expect(await context.db.db.select().from(files).where(eq(files.id, fileId))).toEqual([]);
+    expect(await context.db.select().from(files).where(eq(files.id, fileId))).toEqual([]);
     expect((await context.app.inject({ url: newUrl! })).headers['content-type']).toBe('image/webp');
     expect((await auditEventsOf(context.app, 'settings.updated')).at(-1)?.details).toEqual({
       changes: { 'clinic.logoFileId': { before: fileId, after: newUrl!.split('v=')[1] } },
@@ -424,7 +424,7 @@ describe('clinic logo', () => {
 describe('upload limits', () => {
   it('are obeyed by the logo and the profile photo (PUT /me/photo) as well as the 2 and 5 MB caps', async () => {
     await patch({ uploads: { ...defaults.uploads, maxFileSizeMb: 1 } });
-    expect(await loadUploadLimits(context.db.db)).toMatchObject({
+    expect(await loadUploadLimits(context.db)).toMatchObject({
       maxFileSizeMb: 1,
       maxFileSizeBytes: 1024 * 1024,
     });

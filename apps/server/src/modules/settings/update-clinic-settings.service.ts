@@ -57,12 +57,12 @@ export async function updateClinicSettings(
   request: UpdateClinicSettingsRequest,
 ): Promise<ClinicSettings> {
   const normalized = normalizeRequest(request);
-  const issues = await findSettingsIssues(ctx.db.db, normalized);
+  const issues = await findSettingsIssues(ctx.db, normalized);
   if (issues.length > 0) {
     throw appError('VALIDATION_FAILED', 'The request is not valid.', { issues });
   }
   const actorUserId = ctx.actor?.userId ?? null;
-  await ctx.db.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     await lockSettings(tx);
     const { settings: current } = await loadClinicSettings(tx, ctx.config);
     const now = ctx.now();
@@ -92,7 +92,7 @@ export async function updateClinicSettings(
     }
   });
   invalidateClinicSettingsCache(ctx.db);
-  return (await loadClinicSettings(ctx.db.db, ctx.config)).settings;
+  return (await loadClinicSettings(ctx.db, ctx.config)).settings;
 }
 
 /** Duplicates in the role and file-kind lists mean nothing: kept once, in the order given. */

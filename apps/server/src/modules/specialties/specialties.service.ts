@@ -34,11 +34,11 @@ export async function listSpecialties(
   const language = query.language ?? languageOf(await loadActorUser(ctx));
   const active =
     !canManageSpecialties(actor) || query.active === 'true' ? true : query.active === 'false' ? false : null;
-  return listSpecialtyRows(ctx.db.db, query, { q: query.q, active }, language);
+  return listSpecialtyRows(ctx.db, query, { q: query.q, active }, language);
 }
 
 async function findSpecialtyOr404(ctx: ServiceContext, id: string): Promise<SpecialtyWithCount> {
-  const specialty = isUuid(id) ? await findSpecialty(ctx.db.db, id) : null;
+  const specialty = isUuid(id) ? await findSpecialty(ctx.db, id) : null;
   if (specialty === null) {
     throw appError('NOT_FOUND', 'No such specialty.');
   }
@@ -56,7 +56,7 @@ async function assertNamesFree(
   name: { es: string; en: string },
   exceptId: string | null,
 ): Promise<void> {
-  const conflicts = await findNameConflicts(ctx.db.db, name, exceptId);
+  const conflicts = await findNameConflicts(ctx.db, name, exceptId);
   if (conflicts.length > 0) {
     throw duplicateName(conflicts);
   }
@@ -70,7 +70,7 @@ export async function createSpecialty(
   await assertNamesFree(ctx, input.name, null);
   let created;
   try {
-    created = await insertSpecialty(ctx.db.db, {
+    created = await insertSpecialty(ctx.db, {
       nameEs: input.name.es,
       nameEn: input.name.en,
       active: input.active,
@@ -116,7 +116,7 @@ export async function updateSpecialty(
     await assertNamesFree(ctx, input.name, specialty.id);
   }
   try {
-    await updateSpecialtyRow(ctx.db.db, specialty.id, changes);
+    await updateSpecialtyRow(ctx.db, specialty.id, changes);
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw duplicateName(['es']);
@@ -148,7 +148,7 @@ export async function deleteSpecialty(ctx: ServiceContext, id: string): Promise<
     throw inUse();
   }
   try {
-    await deleteSpecialtyRow(ctx.db.db, specialty.id);
+    await deleteSpecialtyRow(ctx.db, specialty.id);
   } catch (error) {
     if (isForeignKeyViolation(error)) {
       throw inUse();

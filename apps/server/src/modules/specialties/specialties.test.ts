@@ -50,10 +50,10 @@ async function listSpecialties(query: string, session = admin.token): Promise<Sp
 /** Gives a doctor the specialty, as doctor profiles will. */
 async function assignToDoctor(specialtyId: string): Promise<void> {
   const doctor = await createUser(context.app, { roles: ['doctor'] });
-  await context.db.db
+  await context.db
     .insert(doctorProfiles)
     .values({ userId: doctor.id, licenseNumber: `LIC-${doctor.id.slice(0, 6)}` });
-  await context.db.db.insert(doctorSpecialties).values({ doctorUserId: doctor.id, specialtyId });
+  await context.db.insert(doctorSpecialties).values({ doctorUserId: doctor.id, specialtyId });
 }
 
 describe('GET /specialties', () => {

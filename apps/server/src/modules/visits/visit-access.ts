@@ -45,7 +45,7 @@ export async function loadVisit(ctx: VisitContext, appointmentId: string): Promi
   if (caller === null || !isUuid(appointmentId)) {
     throw notFound();
   }
-  const appointment = await findAppointment(ctx.db.db, appointmentId);
+  const appointment = await findAppointment(ctx.db, appointmentId);
   if (appointment === null) {
     throw notFound();
   }
@@ -54,7 +54,7 @@ export async function loadVisit(ctx: VisitContext, appointmentId: string): Promi
     throw notFound();
   }
   if (caller.kind === 'guest') {
-    const guest = await findVisitGuest(ctx.db.db, caller.guestId);
+    const guest = await findVisitGuest(ctx.db, caller.guestId);
     if (!isLiveGuest(guest, appointment.id, ctx.now())) {
       throw notFound();
     }
@@ -94,6 +94,6 @@ async function userParticipant(
   if (capacity === 'patient') {
     return { key: userKey(userId), name: appointment.patientName, role: 'patient' };
   }
-  const user = await findUserById(ctx.db.db, userId);
+  const user = await findUserById(ctx.db, userId);
   return { key: userKey(userId), name: user?.name ?? '', role: 'staff' };
 }

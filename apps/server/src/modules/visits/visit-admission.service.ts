@@ -44,7 +44,7 @@ const yieldToEventLoop = (): Promise<void> =>
 async function pushDoctorQueue(deps: VisitDependencies, appointment: AppointmentWithPeople): Promise<void> {
   const date = calendarDateIn(deps.now(), appointment.doctorTimeZone);
   const waiting = await listDoctorDayAppointments(
-    deps.db.db,
+    deps.db,
     appointment.doctorUserId,
     date,
     appointment.doctorTimeZone,
@@ -70,7 +70,7 @@ function invalidTransition(from: AppointmentStatus, to: AppointmentStatus): AppE
 }
 
 async function reloadAppointment(ctx: VisitContext, id: string): Promise<AppointmentWithPeople> {
-  const appointment = await findAppointment(ctx.db.db, id);
+  const appointment = await findAppointment(ctx.db, id);
   if (appointment === null) {
     throw notFound();
   }
@@ -100,7 +100,7 @@ export async function checkIn(ctx: VisitContext, appointmentId: string): Promise
       closesAt: closesAt.toISOString(),
     });
   }
-  const updated = await updateVisitAppointment(ctx.db.db, appointment.id, ['confirmed'], {
+  const updated = await updateVisitAppointment(ctx.db, appointment.id, ['confirmed'], {
     status: 'checked_in',
     checkedInAt: now,
     updatedAt: now,
@@ -152,7 +152,7 @@ export async function markStartedIfTogether(
     (await callParticipants(deps, appointment.id)).map((participant) => participant.key),
   );
   if (inCall.has(userKey(appointment.doctorUserId)) && inCall.has(userKey(appointment.patientUserId))) {
-    if (await markVisitStarted(deps.db.db, appointment.id, deps.now())) {
+    if (await markVisitStarted(deps.db, appointment.id, deps.now())) {
       await pushVisitStates(deps, appointment.id);
     }
   }
@@ -189,7 +189,7 @@ export async function admitToVisit(
     admitted = { key: patientKey, name: appointment.patientName, role: 'patient' };
   } else {
     const guestId = key.startsWith('guest:') ? key.slice('guest:'.length) : '';
-    const found = isUuid(guestId) ? await findVisitGuest(ctx.db.db, guestId) : null;
+    const found = isUuid(guestId) ? await findVisitGuest(ctx.db, guestId) : null;
     if (!isLiveGuest(found, appointment.id, now)) {
       throw appError('NOT_FOUND', 'No such guest in this visit.');
     }
@@ -208,7 +208,7 @@ export async function admitToVisit(
   let auditAdmission = false;
   if (guest === null) {
     if (appointment.status !== 'in_progress') {
-      const updated = await updateVisitAppointment(ctx.db.db, appointment.id, ['checked_in'], {
+      const updated = await updateVisitAppointment(ctx.db, appointment.id, ['checked_in'], {
         status: 'in_progress',
         admittedAt: now,
         updatedAt: now,
@@ -218,7 +218,7 @@ export async function admitToVisit(
       }
       auditAdmission = true;
     }
-  } else if (!(await findAdmittedGuestIds(ctx.db.db, [guest.id])).has(guest.id)) {
+  } else if (!(await findAdmittedGuestIds(ctx.db, [guest.id])).has(guest.id)) {
     await ctx.audit({
       action: 'visit.guest_admitted',
       targetType: 'visit_guest',
@@ -271,7 +271,7 @@ export async function endVisit(ctx: VisitContext, appointmentId: string): Promis
         : invalidTransition(appointment.status, 'completed');
     }
     const now = ctx.now();
-    const updated = await updateVisitAppointment(ctx.db.db, appointment.id, ['in_progress'], {
+    const updated = await updateVisitAppointment(ctx.db, appointment.id, ['in_progress'], {
       status: 'completed',
       endedAt: now,
       updatedAt: now,
@@ -313,7 +313,7 @@ export async function announceRunningLate(
   const value = minutes === null || minutes === 0 ? null : minutes;
   const date = calendarDateIn(ctx.now(), appointment.doctorTimeZone);
   const today = await listDoctorDayAppointments(
-    ctx.db.db,
+    ctx.db,
     appointment.doctorUserId,
     date,
     appointment.doctorTimeZone,
@@ -323,7 +323,7 @@ export async function announceRunningLate(
   if (!finalStatuses.includes(appointment.status)) {
     ids.add(appointment.id);
   }
-  await setRunningLate(ctx.db.db, [...ids], value, ctx.now());
+  await setRunningLate(ctx.db, [...ids], value, ctx.now());
   await ctx.audit({
     action: 'visit.running_late',
     targetType: 'appointment',

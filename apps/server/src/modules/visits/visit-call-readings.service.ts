@@ -69,7 +69,7 @@ export function createCallReadingRecorder(
     const at = deps.now();
     lastWriteAt = at.getTime();
     await updateCallReading(
-      deps.db.db,
+      deps.db,
       appointmentId,
       participant.key,
       (previous) => mergeCallReading(previous, participant.role, reading, at),

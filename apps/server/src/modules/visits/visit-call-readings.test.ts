@@ -122,12 +122,12 @@ describe('connection readings', () => {
     await report({ indicator: 'weak', rttMs: 900, packetLoss: 0.1, relayed: false });
     const key = `user:${visit.patient.id}`;
     expect(
-      (await findVisit(context.app.services.db.db, visit.appointmentId))?.callReadings?.[key],
+      (await findVisit(context.app.services.db, visit.appointmentId))?.callReadings?.[key],
     ).toMatchObject({ worstRttMs: 50, worstPacketLoss: 0 });
     afterWriteInterval();
     await report({ indicator: 'good', rttMs: 60, packetLoss: 0.01, relayed: false });
     expect(
-      (await findVisit(context.app.services.db.db, visit.appointmentId))?.callReadings?.[key],
+      (await findVisit(context.app.services.db, visit.appointmentId))?.callReadings?.[key],
     ).toMatchObject({ worstRttMs: 900, worstPacketLoss: 0.1, lastIndicator: 'good' });
   });
 
@@ -156,9 +156,7 @@ describe('connection readings', () => {
         await ask(socket, 'visit.media', { appointmentId: visit.appointmentId, ...media, reading: weak }),
       ).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     }
-    expect(
-      (await findVisit(context.app.services.db.db, visit.appointmentId))?.callReadings ?? null,
-    ).toBeNull();
+    expect((await findVisit(context.app.services.db, visit.appointmentId))?.callReadings ?? null).toBeNull();
   });
 
   it('answers a hostile reading with VALIDATION_FAILED, relays and keeps nothing', async () => {
@@ -191,9 +189,7 @@ describe('connection readings', () => {
     ).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     await settle();
     expect(received).toEqual([]);
-    expect(
-      (await findVisit(context.app.services.db.db, visit.appointmentId))?.callReadings ?? null,
-    ).toBeNull();
+    expect((await findVisit(context.app.services.db, visit.appointmentId))?.callReadings ?? null).toBeNull();
   });
 });
 

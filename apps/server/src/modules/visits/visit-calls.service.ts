@@ -56,7 +56,7 @@ export async function prepareJoin(
     ? await presentMessages(
         ctx,
         visit.appointment,
-        await listVisitMessages(ctx.db.db, visit.appointment.id, lastSeq, maxReplayedMessages),
+        await listVisitMessages(ctx.db, visit.appointment.id, lastSeq, maxReplayedMessages),
       )
     : [];
   if (visit.guest !== null) {
@@ -85,7 +85,7 @@ export async function sendChatMessage(
     throw appError('NOT_FOUND', 'No such visit.');
   }
   const stored = await appendVisitMessage(
-    ctx.db.db,
+    ctx.db,
     {
       appointmentId: payload.appointmentId,
       senderUserId: caller.kind === 'user' ? caller.userId : null,

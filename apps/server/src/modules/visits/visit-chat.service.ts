@@ -25,7 +25,7 @@ export async function visitRoles(
     [userKey(appointment.doctorUserId), 'doctor'],
     [userKey(appointment.patientUserId), 'patient'],
   ]);
-  for (const guest of await listVisitGuests(deps.db.db, appointment.id)) {
+  for (const guest of await listVisitGuests(deps.db, appointment.id)) {
     roles.set(guestKey(guest.id), guest.role);
   }
   return roles;
@@ -53,8 +53,8 @@ export async function getChatHistory(
   if (!canUseVisitRecord(visit.capacity)) {
     throw notFound();
   }
-  const rows = await listVisitMessages(ctx.db.db, visit.appointment.id, query.after, query.limit);
+  const rows = await listVisitMessages(ctx.db, visit.appointment.id, query.after, query.limit);
   const data = await presentMessages(ctx, visit.appointment, rows);
-  const visitRow = await findVisit(ctx.db.db, visit.appointment.id);
+  const visitRow = await findVisit(ctx.db, visit.appointment.id);
   return { data, lastSeq: visitRow?.chatSeq ?? 0 };
 }

@@ -29,7 +29,7 @@ function auditWriter(
   actorUserId: string | null,
   request: RequestMeta,
 ): (event: AuditEventInput) => Promise<void> {
-  return (event) => recordAuditEvent(deps.db.db, { now: deps.now, actorUserId, request }, event);
+  return (event) => recordAuditEvent(deps.db, { now: deps.now, actorUserId, request }, event);
 }
 
 /** The context of a REST request: its actor (if any) as the caller. */

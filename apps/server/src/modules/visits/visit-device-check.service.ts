@@ -24,7 +24,7 @@ export async function storeDeviceCheck(
   if (visit.capacity === 'doctor') {
     return { result, risk, checkedAt: now.toISOString() };
   }
-  const row = await upsertDeviceCheck(ctx.db.db, visit.appointment.id, { result, risk, at: now });
+  const row = await upsertDeviceCheck(ctx.db, visit.appointment.id, { result, risk, at: now });
   await ctx.audit({
     action: 'visit.device_checked',
     targetType: 'appointment',

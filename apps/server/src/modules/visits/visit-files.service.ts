@@ -40,7 +40,7 @@ export async function shareVisitFile(
   if (appointment.status !== 'in_progress') {
     throw appError('VISIT_NOT_ADMITTED', 'Files are shared during the call.');
   }
-  const limits = await loadUploadLimits(ctx.db.db);
+  const limits = await loadUploadLimits(ctx.db);
   if (upload.bytes.length > limits.maxFileSizeBytes) {
     throw appError('PAYLOAD_TOO_LARGE', 'The file is too large.', {
       maxBytes: limits.maxFileSizeBytes,
@@ -58,7 +58,7 @@ export async function shareVisitFile(
   const now = ctx.now();
   let stored: Awaited<ReturnType<typeof appendVisitMessage>>;
   try {
-    const file = await insertFile(ctx.db.db, {
+    const file = await insertFile(ctx.db, {
       ownerUserId: caller.userId,
       sha256: createHash('sha256').update(upload.bytes).digest('hex'),
       contentType,
@@ -67,7 +67,7 @@ export async function shareVisitFile(
       createdAt: now,
     });
     stored = await appendVisitMessage(
-      ctx.db.db,
+      ctx.db,
       {
         appointmentId: appointment.id,
         senderUserId: caller.userId,
@@ -123,7 +123,7 @@ export async function readVisitFile(
   ) {
     throw appError('NOT_FOUND', 'No such file.');
   }
-  const found = await findVisitFile(ctx.db.db, visit.appointment.id, fileId);
+  const found = await findVisitFile(ctx.db, visit.appointment.id, fileId);
   if (found === null) {
     throw appError('NOT_FOUND', 'No such file.');
   }

@@ -259,10 +259,7 @@ describe('files in the visit chat', () => {
         bytes: polyglot,
       })
     ).json<ChatMessage>();
-    await context.db.db
-      .update(visitMessages)
-      .set({ fileName: 'old.html' })
-      .where(eq(visitMessages.id, old.id));
+    await context.db.update(visitMessages).set({ fileName: 'old.html' }).where(eq(visitMessages.id, old.id));
     const history = await send(context.app, 'GET', `/api/v1/visits/${visit.appointmentId}/messages`, {
       session: visit.doctorSession.token,
     });

@@ -59,7 +59,7 @@ export async function inviteGuest(
     throw appError('VISIT_ENDED', 'This visit can no longer be joined.');
   }
   const token = createSecretToken();
-  const guest = await insertVisitGuest(ctx.db.db, {
+  const guest = await insertVisitGuest(ctx.db, {
     appointmentId: appointment.id,
     name: request.name,
     role: request.role,
@@ -80,17 +80,17 @@ export async function inviteGuest(
 
 export async function listGuests(ctx: VisitContext, appointmentId: string): Promise<GuestInvite[]> {
   const visit = await loadForInvites(ctx, appointmentId);
-  return (await listVisitGuests(ctx.db.db, visit.appointment.id)).map((guest) => presentGuestInvite(guest));
+  return (await listVisitGuests(ctx.db, visit.appointment.id)).map((guest) => presentGuestInvite(guest));
 }
 
 /** Revokes an invitation (used or not): its guest's connections end at once. */
 export async function revokeGuest(ctx: VisitContext, appointmentId: string, guestId: string): Promise<void> {
   const visit = await loadForInvites(ctx, appointmentId);
-  const guest = /^[0-9a-f-]{36}$/i.test(guestId) ? await findVisitGuest(ctx.db.db, guestId) : null;
+  const guest = /^[0-9a-f-]{36}$/i.test(guestId) ? await findVisitGuest(ctx.db, guestId) : null;
   if (guest?.appointmentId !== visit.appointment.id) {
     throw appError('NOT_FOUND', 'No such guest.');
   }
-  const revoked = await revokeVisitGuest(ctx.db.db, guest.id, ctx.now());
+  const revoked = await revokeVisitGuest(ctx.db, guest.id, ctx.now());
   if (revoked !== null) {
     await ctx.audit({
       action: 'visit.guest_revoked',
@@ -116,9 +116,9 @@ export async function redeemGuestInvite(
   const tokenHash = hashSecretToken(token);
   const sessionToken = createSecretToken();
   const now = ctx.now();
-  const guest = await redeemVisitGuest(ctx.db.db, tokenHash, hashSecretToken(sessionToken), now);
+  const guest = await redeemVisitGuest(ctx.db, tokenHash, hashSecretToken(sessionToken), now);
   if (guest === null) {
-    const existing = await findVisitGuestByTokenHash(ctx.db.db, tokenHash);
+    const existing = await findVisitGuestByTokenHash(ctx.db, tokenHash);
     if (existing === null) {
       throw appError('NOT_FOUND', 'This link is not valid.');
     }
@@ -159,5 +159,5 @@ export async function resolveGuestSession(
   if (token.length < 20 || token.length > 200) {
     return null;
   }
-  return findGuestBySession(deps.db.db, hashSecretToken(token), deps.now());
+  return findGuestBySession(deps.db, hashSecretToken(token), deps.now());
 }

@@ -98,7 +98,7 @@ async function queueOf(
 ): Promise<Map<string, { position: number; waitMinutes: number }>> {
   const date = calendarDateIn(appointment.startsAt, appointment.doctorTimeZone);
   const day = await listDoctorDayAppointments(
-    deps.db.db,
+    deps.db,
     appointment.doctorUserId,
     date,
     appointment.doctorTimeZone,
@@ -121,11 +121,11 @@ export async function composeVisitState(
   const { appointment, capacity, self } = visit;
   const now = deps.now();
   const [visitRow, ice, admitted, holdsInvitePermission] = await Promise.all([
-    findVisit(deps.db.db, appointment.id),
+    findVisit(deps.db, appointment.id),
     loadIceServers(deps, { key: self.key, capacity }),
     visit.guestId === null
       ? Promise.resolve(new Set<string>())
-      : findAdmittedGuestIds(deps.db.db, [visit.guestId]),
+      : findAdmittedGuestIds(deps.db, [visit.guestId]),
     visit.holdsInvitePermission ?? holdsPermission(deps, visit.self.key, 'visits.invite'),
   ]);
   const isGuestAdmitted = visit.guestId !== null && admitted.has(visit.guestId);
@@ -183,7 +183,7 @@ export async function composeVisitState(
 /** The caller's phase alone (what {@link stateFor} answers as `phase`), without the rest of the state. */
 export async function phaseFor(ctx: VisitContext, visit: LoadedVisit): Promise<VisitPhase> {
   const isGuestAdmitted =
-    visit.guest !== null && (await findAdmittedGuestIds(ctx.db.db, [visit.guest.id])).has(visit.guest.id);
+    visit.guest !== null && (await findAdmittedGuestIds(ctx.db, [visit.guest.id])).has(visit.guest.id);
   return visitPhaseOf(visit.appointment, visit.capacity, ctx.now(), isGuestAdmitted);
 }
 
@@ -207,7 +207,7 @@ async function holdsPermission(deps: VisitDependencies, key: string, permission:
   if (!key.startsWith('user:')) {
     return false;
   }
-  return (await findUserPermissions(deps.db.db, key.slice('user:'.length))).includes(permission);
+  return (await findUserPermissions(deps.db, key.slice('user:'.length))).includes(permission);
 }
 
 /**
@@ -235,7 +235,7 @@ export async function stateOfParticipant(
 
 /** Pushes a fresh `visit.state` to every participant connected to the visit. */
 export async function pushVisitStates(deps: VisitDependencies, appointmentId: string): Promise<void> {
-  const appointment = await findAppointment(deps.db.db, appointmentId);
+  const appointment = await findAppointment(deps.db, appointmentId);
   if (appointment === null) {
     return;
   }

@@ -29,14 +29,14 @@ export async function buildWaitingRoom(
   deps: VisitDependencies,
   doctorId: string,
 ): Promise<WaitingRoom | null> {
-  const doctor = isUuid(doctorId) ? await findUserById(deps.db.db, doctorId) : null;
+  const doctor = isUuid(doctorId) ? await findUserById(deps.db, doctorId) : null;
   if (doctor === null) {
     return null;
   }
   const date = calendarDateIn(deps.now(), doctor.timeZone);
-  const day = await listDoctorDayAppointments(deps.db.db, doctorId, date, doctor.timeZone, openStatuses);
+  const day = await listDoctorDayAppointments(deps.db, doctorId, date, doctor.timeZone, openStatuses);
   const ids = day.map((entry) => entry.id);
-  const [visitRows, presence] = await Promise.all([findVisits(deps.db.db, ids), deps.realtime.presence(ids)]);
+  const [visitRows, presence] = await Promise.all([findVisits(deps.db, ids), deps.realtime.presence(ids)]);
   const visitsById = new Map<string, VisitRow>(visitRows.map((row) => [row.appointmentId, row]));
   let runningLate: { minutes: number; at: number } | null = null;
   for (const row of visitRows) {

@@ -208,7 +208,7 @@ export const visitsRoutes: FastifyPluginAsyncZod<{ deps: VisitDependencies }> = 
           `Send the file as multipart/form-data in the field "${visitFileFieldName}".`,
         );
       }
-      const limits = await loadUploadLimits(deps.db.db);
+      const limits = await loadUploadLimits(deps.db);
       const part = await request.file({ limits: { fileSize: limits.maxFileSizeBytes } });
       if (part?.fieldname !== visitFileFieldName) {
         throw appError('VALIDATION_FAILED', 'Send the file in the field "file".', {

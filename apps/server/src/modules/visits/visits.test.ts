@@ -38,7 +38,7 @@ afterAll(async () => {
 });
 
 async function appointmentRow(id: string): Promise<typeof appointments.$inferSelect> {
-  const [row] = await context.db.db.select().from(appointments).where(eq(appointments.id, id));
+  const [row] = await context.db.select().from(appointments).where(eq(appointments.id, id));
   if (row === undefined) {
     throw new Error('no appointment');
   }

@@ -47,7 +47,7 @@ export async function joinWaitlist(
   if (doctor.status !== 'active' || doctor.userId === actor.userId) {
     throw appError('NOT_FOUND', 'No such doctor.');
   }
-  const row = await upsertWaitlistEntry(ctx.db.db, {
+  const row = await upsertWaitlistEntry(ctx.db, {
     doctorUserId: doctor.userId,
     patientUserId: actor.userId,
     before: request.before === undefined || request.before === null ? null : new Date(request.before),
@@ -60,7 +60,7 @@ export async function joinWaitlist(
 export async function getMyWaitlistEntry(ctx: ServiceContext, doctorId: string): Promise<WaitlistEntry> {
   const actor = requireActor(ctx);
   const doctor = await findDoctorOr404(ctx, doctorId);
-  const row = await findWaitlistEntry(ctx.db.db, doctor.userId, actor.userId);
+  const row = await findWaitlistEntry(ctx.db, doctor.userId, actor.userId);
   if (row === null) {
     throw appError('NOT_FOUND', 'You are not on this waiting list.');
   }
@@ -71,7 +71,7 @@ export async function getMyWaitlistEntry(ctx: ServiceContext, doctorId: string):
 export async function leaveWaitlist(ctx: ServiceContext, doctorId: string): Promise<void> {
   const actor = requireActor(ctx);
   const doctor = await findDoctorOr404(ctx, doctorId);
-  if (!(await deleteWaitlistEntry(ctx.db.db, doctor.userId, actor.userId))) {
+  if (!(await deleteWaitlistEntry(ctx.db, doctor.userId, actor.userId))) {
     throw appError('NOT_FOUND', 'You are not on this waiting list.');
   }
 }

@@ -29,7 +29,7 @@ function join(session: string, doctorId: string, body: Record<string, unknown> =
 }
 
 async function slotEmails(to: string) {
-  return context.db.db
+  return context.db
     .select()
     .from(emailOutbox)
     .where(and(eq(emailOutbox.toAddress, to), eq(emailOutbox.template, 'waitlist-slot-freed')));
@@ -89,7 +89,7 @@ describe('doctor waiting lists', () => {
     });
     const again = await join(patient.token, doctor.id, { before: null });
     expect(waitlistEntrySchema.parse(again.json()).before).toBeNull();
-    const rows = await context.db.db
+    const rows = await context.db
       .select()
       .from(waitlistEntries)
       .where(eq(waitlistEntries.doctorUserId, doctor.id));
@@ -163,7 +163,7 @@ describe('doctor waiting lists', () => {
     for (const untold of [tooLate, fourth, booker]) {
       expect(await slotEmails(untold.me.user.email)).toHaveLength(0);
     }
-    const stamped = await context.db.db
+    const stamped = await context.db
       .select()
       .from(waitlistEntries)
       .where(eq(waitlistEntries.doctorUserId, doctor.id));
