@@ -20,3 +20,4 @@ export * from './tables/identity.js';
 export * from './tables/visits.js';
 export * from './tables/records.js';
 export * from './tables/notes.js';
+export * from './tables/consent-documents.js';

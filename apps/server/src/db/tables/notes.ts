@@ -138,7 +138,7 @@ export const chartDocuments = pgTable(
     fileId: uuid()
       .notNull()
       .references(() => files.id, { onDelete: 'restrict' }),
-    kind: text().$type<'upload' | 'visit_summary'>().notNull().default('upload'),
+    kind: text().$type<'upload' | 'visit_summary' | 'consent'>().notNull().default('upload'),
     /** Free label chosen by the uploader (lab result, imaging, referral…). */
     category: text().$type<'lab' | 'imaging' | 'referral' | 'report' | 'other'>().notNull().default('other'),
     name: text().notNull(),
@@ -153,7 +153,7 @@ export const chartDocuments = pgTable(
     uniqueIndex('chart_documents_summary_key')
       .on(table.appointmentId)
       .where(sql`${table.kind} = 'visit_summary'`),
-    check('chart_documents_kind_check', sql`${table.kind} in ('upload', 'visit_summary')`),
+    check('chart_documents_kind_check', sql`${table.kind} in ('upload', 'visit_summary', 'consent')`),
     check(
       'chart_documents_category_check',
       sql`${table.category} in ('lab', 'imaging', 'referral', 'report', 'other')`,
