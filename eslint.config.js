@@ -23,6 +23,7 @@ export const serverModuleLayers = [
   ['reminders', 'reception', 'prescriptions', 'visits'],
   ['notes'],
   ['export'],
+  ['fhir'], // the FHIR R4 read API: maps the record through the modules' own repositories and policies
 ];
 
 export default tseslint.config(
