@@ -21,3 +21,4 @@ export * from './tables/visits.js';
 export * from './tables/records.js';
 export * from './tables/notes.js';
 export * from './tables/consent-documents.js';
+export * from './tables/questionnaires.js';
