@@ -8,7 +8,7 @@ import { listQuerySchema, pageOf } from './common.js';
  * Documents are removed by stamping them, never deleted; visit summaries cannot be removed.
  */
 
-export const documentKinds = ['upload', 'visit_summary'] as const;
+export const documentKinds = ['upload', 'visit_summary', 'consent'] as const;
 export const documentKindSchema = z.enum(documentKinds);
 export type DocumentKind = z.infer<typeof documentKindSchema>;
 

@@ -116,8 +116,8 @@ export type ExportedPrescription = z.infer<typeof exportedPrescriptionSchema>;
 
 export const exportedDocumentSchema = z.object({
   id: z.string(),
-  /** `upload` (a file added to the chart) or `visit_summary` (the PDF made when a note is signed). */
-  kind: z.enum(['upload', 'visit_summary']),
+  /** `upload` (a file added to the chart), `visit_summary` (the PDF made when a note is signed) or `consent` (a signed consent). */
+  kind: z.enum(['upload', 'visit_summary', 'consent']),
   category: z.string(),
   /** The label shown in the chart (a sanitized name, never a path). */
   name: z.string(),

@@ -9,7 +9,7 @@ const uploader = aliasedTable(users, 'uploader');
 export interface DocumentRow {
   id: string;
   patientUserId: string;
-  kind: 'upload' | 'visit_summary';
+  kind: 'upload' | 'visit_summary' | 'consent';
   category: 'lab' | 'imaging' | 'referral' | 'report' | 'other';
   name: string;
   appointmentId: string | null;
