@@ -22,3 +22,4 @@ export * from './tables/records.js';
 export * from './tables/notes.js';
 export * from './tables/consent-documents.js';
 export * from './tables/questionnaires.js';
+export * from './tables/smart.js';
