@@ -19,8 +19,9 @@ export const serverModuleLayers = [
   ['identity', 'notifications', 'outbox', 'search', 'diagnoses', 'health', 'client-config', 'dashboard'],
   ['audit-log', 'specialties', 'availability'],
   ['doctors', 'waitlist'],
+  ['questionnaires'], // intake questionnaires, their versions and the forms due at booking
   ['appointments', 'records'], // booking (offers freed slots to the waitlist); the chart and its documents
-  ['reminders', 'reception', 'prescriptions', 'visits'],
+  ['reminders', 'reception', 'prescriptions', 'visits', 'intake'],
   ['notes'],
   ['export'],
   ['fhir'], // the FHIR R4 read API: maps the record through the modules' own repositories and policies

@@ -66,6 +66,7 @@ import { recordsRoutes } from './modules/records/records.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/records/documents.routes.js';
+import { intakeRoutes } from './modules/intake/intake.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
 
 declare module 'fastify' {
@@ -305,6 +306,7 @@ export async function buildApp({
         await api.register(notesRoutes, { services, storage });
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });
+        await api.register(intakeRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

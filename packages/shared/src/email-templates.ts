@@ -15,5 +15,6 @@ export const emailTemplates = [
   'appointment-reminder',
   'waitlist-slot-freed',
   'visit-summary',
+  'intake-forms-due',
 ] as const;
 export type EmailTemplateName = (typeof emailTemplates)[number];

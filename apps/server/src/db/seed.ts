@@ -3,6 +3,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { Config } from '../config/config.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { loadDiagnosisCatalogue } from '../modules/diagnoses/diagnoses.service.js';
+import {
+  ensureShippedInstruments,
+  seedDemoQuestionnaires,
+} from '../modules/questionnaires/questionnaires.service.js';
 import { addDays, calendarDateIn } from '../modules/settings/clinic-dates.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
@@ -297,6 +301,8 @@ export async function seedSystemData(db: Database, now: Date): Promise<void> {
   });
   // Reference data shipped with the project: the diagnosis catalogue (written only when it changed).
   await loadDiagnosisCatalogue(db, now);
+  // The scored intake instruments every clinic has (PHQ-9, GAD-7; a new version when their wording changes).
+  await ensureShippedInstruments(db, now);
 }
 
 /** True once the demo data was created in this database (even if later edited or deleted). */
@@ -403,6 +409,7 @@ export async function seedDemoData(
     if (demoAppointments.length > 0) {
       await tx.insert(appointments).values(demoAppointments);
     }
+    await seedDemoQuestionnaires(tx, specialtyId.get('Psiquiatría'));
     await writeSetting(tx, settingKeys.mfaRequiredRoles, [], { now });
     await writeSetting(tx, settingKeys.clinicTimeZone, demoTimeZone, { now });
     await tx.insert(appMeta).values({ key: demoSeededKey, value: now.toISOString(), updatedAt: now });

@@ -81,7 +81,7 @@ describe('server module layers (eslint.config.js)', () => {
   });
 
   it('fail a module that has no layer yet', async () => {
-    const reports = await lint('intake', "import { sendEmail } from '../email/email.service.js';");
-    expect(reports[0]).toContain('modules/intake has no layer');
+    const reports = await lint('newcomer', "import { sendEmail } from '../email/email.service.js';");
+    expect(reports[0]).toContain('modules/newcomer has no layer');
   });
 });

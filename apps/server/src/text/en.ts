@@ -93,6 +93,25 @@ export const en = {
       action: 'View the visit',
       safety: 'The summary contains health information: keep it somewhere safe.',
     },
+    intakeFormsDue: {
+      subject: 'Forms before your visit at {{clinic}}',
+      body: 'Before your visit on {{when}}, your doctor asks you to fill in {{count}} form(s).',
+      advice:
+        'It takes a few minutes on your phone; your answers are saved as you go. If you run out of time, the visit still goes ahead.',
+      action: 'Fill in the forms',
+    },
+  },
+  intake: {
+    problems: {
+      required: 'Please answer “{{item}}”: it is required.',
+      unknownItem: '“{{item}}” is not a question of this form.',
+      wrongType: 'The answer to “{{item}}” is not of the kind the question asks for.',
+      notAnOption: 'The answer to “{{item}}” is not one of the options.',
+      tooMany: '“{{item}}” takes a single answer.',
+      belowMin: 'The answer to “{{item}}” must be at least {{limit}}.',
+      aboveMax: 'The answer to “{{item}}” must be at most {{limit}}.',
+      notEnabled: '“{{item}}” does not apply given your other answers.',
+    },
   },
   ics: {
     summary: 'Appointment at {{clinic}}: {{doctor}} and {{patient}}',

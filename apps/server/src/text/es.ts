@@ -96,6 +96,25 @@ export const es = {
       action: 'Ver la consulta',
       safety: 'El resumen contiene datos de salud: guárdelo en un lugar seguro.',
     },
+    intakeFormsDue: {
+      subject: 'Formularios antes de su consulta en {{clinic}}',
+      body: 'Antes de su consulta del {{when}}, su médico le pide rellenar {{count}} formulario(s).',
+      advice:
+        'Le llevará unos minutos desde el teléfono; sus respuestas se guardan mientras escribe. Si no le da tiempo, la consulta se hace igual.',
+      action: 'Rellenar los formularios',
+    },
+  },
+  intake: {
+    problems: {
+      required: 'Responda a «{{item}}»: es obligatoria.',
+      unknownItem: '«{{item}}» no es una pregunta de este formulario.',
+      wrongType: 'La respuesta a «{{item}}» no es del tipo que pide la pregunta.',
+      notAnOption: 'La respuesta a «{{item}}» no es una de las opciones.',
+      tooMany: '«{{item}}» admite una sola respuesta.',
+      belowMin: 'La respuesta a «{{item}}» debe ser como mínimo {{limit}}.',
+      aboveMax: 'La respuesta a «{{item}}» debe ser como máximo {{limit}}.',
+      notEnabled: '«{{item}}» no corresponde con sus otras respuestas.',
+    },
   },
   ics: {
     summary: 'Cita en {{clinic}}: {{doctor}} y {{patient}}',

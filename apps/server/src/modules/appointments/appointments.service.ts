@@ -24,6 +24,7 @@ import {
 } from './appointment-notices.js';
 import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
+import { createDueIntakeForms } from '../questionnaires/questionnaires.service.js';
 import {
   canBookFor,
   canListAllAppointments,
@@ -214,7 +215,15 @@ export async function bookAppointment(
         targetId: row.id,
         details: { ...auditDetails(row), forOther: patientId !== actor.userId },
       });
-      return { result: row, afterCommit: await announceBooked(ctx, db, row) };
+      const announced = await announceBooked(ctx, db, row);
+      const formsDue = await createDueIntakeForms(ctx, db, row);
+      return {
+        result: row,
+        afterCommit: () => {
+          announced();
+          formsDue();
+        },
+      };
     },
   );
   return reload(ctx, created.id);

@@ -63,6 +63,16 @@ const contents: EmailContent[] = [
       link: 'https://clinic.test/admin/appointments/1',
     },
   },
+  {
+    template: 'intake-forms-due',
+    data: {
+      name: 'Ana',
+      count: 2,
+      startsAt: new Date('2026-03-27T08:00:00Z'),
+      timeZone: 'Europe/Madrid',
+      link: 'https://clinic.test/portal/appointments/1',
+    },
+  },
 ];
 
 describe('email templates', () => {

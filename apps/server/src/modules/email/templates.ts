@@ -33,6 +33,10 @@ export type EmailContent =
   | {
       template: 'visit-summary';
       data: { name: string; doctorName: string; startsAt: Date; timeZone: string; link: string };
+    }
+  | {
+      template: 'intake-forms-due';
+      data: { name: string; count: number; startsAt: Date; timeZone: string; link: string };
     };
 
 /** What every appointment email shows: to whom, with whom, when (in the recipient's zone), the link. */
@@ -163,6 +167,19 @@ function partsOf(content: EmailContent, language: Language, clinic: string): Par
         ],
         action: { label: t(language, 'email.waitlistSlotFreed.action'), link: content.data.link },
         footer: [t(language, 'email.waitlistSlotFreed.why'), ...footer],
+      };
+    }
+    case 'intake-forms-due': {
+      const when = formatVisitTime(content.data.startsAt, content.data.timeZone, language);
+      return {
+        subject: t(language, 'email.intakeFormsDue.subject', { clinic }),
+        greeting,
+        paragraphs: [
+          t(language, 'email.intakeFormsDue.body', { when, count: content.data.count }),
+          t(language, 'email.intakeFormsDue.advice'),
+        ],
+        action: { label: t(language, 'email.intakeFormsDue.action'), link: content.data.link },
+        footer,
       };
     }
     case 'visit-summary': {

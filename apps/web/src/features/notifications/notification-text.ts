@@ -20,6 +20,7 @@ const kindKeys = {
   'record.emergencyAccess': 'emergencyAccess',
   'record.exported': 'recordExported',
   'note.signed': 'noteSigned',
+  'intake.formsDue': 'intakeFormsDue',
 } as const satisfies Record<NotificationKind, string>;
 
 const cancellers = ['patient', 'doctor', 'staff'] as const;
@@ -124,6 +125,12 @@ export function describeNotification(
       return {
         title: t('notifications.kinds.noteSigned.title'),
         body: t('notifications.kinds.noteSigned.body', { time }),
+        link: appointmentLink,
+      };
+    case 'intakeFormsDue':
+      return {
+        title: t('notifications.kinds.intakeFormsDue.title'),
+        body: t('notifications.kinds.intakeFormsDue.body', { time }),
         link: appointmentLink,
       };
   }
