@@ -25,6 +25,7 @@ export const serverModuleLayers = [
   ['notes'],
   ['export'],
   ['fhir'], // the FHIR R4 read API: maps the record through the modules' own repositories and policies
+  ['smart'], // SMART on FHIR sign-in: the OAuth 2 / OpenID Connect server whose tokens /fhir/R4 takes
 ];
 
 export default tseslint.config(

@@ -68,6 +68,8 @@ import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/records/documents.routes.js';
 import { intakeRoutes } from './modules/intake/intake.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
+import { createSmartServer } from './modules/smart/smart-provider.js';
+import { smartApiRoutes, smartServerRoutes } from './modules/smart/smart.routes.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -274,6 +276,9 @@ export async function buildApp({
       app.log.warn('SECURITY_SCAN_NO_RATE_LIMITS: rate limits are off for requests from this machine');
     }
     await app.register(openApi, { version: serverVersion });
+    // SMART on FHIR sign-in: the OAuth 2 / OpenID Connect server at /oauth and SMART discovery.
+    const smart = await createSmartServer(services);
+    await app.register(smartServerRoutes, { services, smart });
 
     const storage = createFileStorage(config.uploadsDir);
     await app.register(
@@ -306,6 +311,7 @@ export async function buildApp({
         await api.register(notesRoutes, { services, storage });
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });
+        await api.register(smartApiRoutes, { services, smart });
         await api.register(intakeRoutes, { services });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {

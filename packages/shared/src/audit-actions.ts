@@ -83,6 +83,14 @@ export const auditActions = [
   // Chart documents: uploads and removals (reads are record.viewed)
   'document.uploaded',
   'document.removed',
+  // SMART on FHIR apps: registered, authorized or refused by a person, disconnected, blocked
+  'smart.app_registered',
+  'smart.app_authorized',
+  'smart.app_refused',
+  'smart.app_disconnected',
+  'smart.app_blocked',
+  'smart.app_unblocked',
+  'smart.registration_token_issued',
 ] as const;
 export type AuditAction = (typeof auditActions)[number];
 
@@ -98,6 +106,7 @@ export const auditTargetTypes = [
   'route',
   'session',
   'settings',
+  'smart_app',
   'specialty',
   'user',
   'visit_guest',

@@ -23,6 +23,7 @@ import {
   type TestContext,
 } from '../../test/test-context.js';
 import { auditActions, recordAuditEvent } from './audit.service.js';
+import { authorizeWithConsent, launchSmartApp, registerTestClient } from '../../test/smart-launch.js';
 
 let context: TestContext;
 let offsetMs = 0;
@@ -413,6 +414,24 @@ describe('audited actions', () => {
       session: admin.token,
       body: { reason: 'Solicitud escrita del paciente para su nuevo médico' },
     });
+    // SMART apps: registration token, registration, refusal, authorization, disconnect, block.
+    const registrationToken = await send(app, 'POST', '/api/v1/smart/initial-access-tokens', {
+      session: admin.token,
+    });
+    await registerTestClient(app, { initialAccessToken: registrationToken.json<{ token: string }>().token });
+    const smartApp = await launchSmartApp(app, visitPatient.headers);
+    await authorizeWithConsent(app, smartApp.client, visitPatient.headers, { decision: 'deny' });
+    const connectedApps = await send(app, 'GET', '/api/v1/me/connected-apps', {
+      session: visitPatient.token,
+    });
+    const connectionId = connectedApps.json<{ data: { id: string }[] }>().data[0]?.id ?? '';
+    await send(app, 'DELETE', `/api/v1/me/connected-apps/${connectionId}`, { session: visitPatient.token });
+    for (const blocked of [true, false]) {
+      await send(app, 'PATCH', `/api/v1/smart/apps/${smartApp.client.clientId}`, {
+        session: admin.token,
+        body: { blocked },
+      });
+    }
     await createAdmin(context.database.client, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',
