@@ -51,6 +51,8 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
 import { createReminderWorker, type ReminderWorker } from './modules/reminders/reminders.service.js';
 import { serverVersion } from './paths.js';
+import { noBearerTokens } from './modules/fhir/fhir-auth.js';
+import { fhirBasePath, fhirRoutes } from './modules/fhir/fhir.routes.js';
 import { userRoom, type HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
 import { registerVisitEvents } from './realtime/visit-events.js';
@@ -322,6 +324,15 @@ export async function buildApp({
       { prefix: apiBasePath },
     );
 
+    // FHIR R4 read API (SMART Bearer tokens, or the app's own session from its own origin).
+    // Bearer tokens: none known until the SMART module's resolver is passed here.
+    await app.register(fhirRoutes, {
+      prefix: fhirBasePath,
+      services,
+      storage,
+      resolveBearer: noBearerTokens,
+      version: serverVersion,
+    });
     await app.register(staticWeb, { webDistDir: config.webDistDir });
     if ((config.reminderPollSeconds ?? 0) > 0) {
       reminders.start();
