@@ -20,6 +20,7 @@ export const portalPagePatterns = [
   'visits/:appointmentId',
   'visits/:appointmentId/check',
   'prescriptions/:id',
+  'intake/:id',
   'my-record',
   'profile',
   'profile/photo',

@@ -1,4 +1,5 @@
 import { AppointmentPage } from '../features/appointments';
+import { AppointmentIntakeSection } from '../features/intake';
 import { AppointmentNoteSection } from '../features/notes';
 
 /** The appointment page with the visit note's section under it (composition only). */
@@ -6,14 +7,17 @@ export function AppointmentRoute() {
   return (
     <AppointmentPage
       renderExtra={(appointment) => (
-        <AppointmentNoteSection
-          appointment={{
-            id: appointment.id,
-            status: appointment.status,
-            doctorId: appointment.doctor.id,
-            patientId: appointment.patient.id,
-          }}
-        />
+        <>
+          <AppointmentIntakeSection appointmentId={appointment.id} />
+          <AppointmentNoteSection
+            appointment={{
+              id: appointment.id,
+              status: appointment.status,
+              doctorId: appointment.doctor.id,
+              patientId: appointment.patient.id,
+            }}
+          />
+        </>
       )}
     />
   );

@@ -1,3 +1,4 @@
+import { IntakeScoreBadges } from '../features/intake';
 import { WaitingRoomPage } from '../features/visit';
 
 /**
@@ -10,5 +11,10 @@ function preloadCall(): void {
 
 /** The waiting room, with the call screen's code fetched while someone waits (composition only). */
 export function WaitingRoomRoute() {
-  return <WaitingRoomPage preloadCall={preloadCall} />;
+  return (
+    <WaitingRoomPage
+      preloadCall={preloadCall}
+      renderEntryExtra={(entry) => <IntakeScoreBadges appointmentId={entry.appointmentId} />}
+    />
+  );
 }

@@ -146,6 +146,10 @@ export const routes: RouteObject[] = [
                 path: 'prescriptions/:id',
                 lazy: async () => ({ Component: (await prescriptions()).PrescriptionPage }),
               },
+              {
+                path: 'intake/:id',
+                lazy: async () => ({ Component: (await import('../features/intake')).IntakeFormPage }),
+              },
               { path: 'patients', lazy: async () => ({ Component: (await records()).PatientsPage }) },
               {
                 path: 'patients/:patientId',
@@ -206,6 +210,10 @@ export const routes: RouteObject[] = [
               {
                 path: 'prescriptions/:id',
                 lazy: async () => ({ Component: (await prescriptions()).PrescriptionPage }),
+              },
+              {
+                path: 'intake/:id',
+                lazy: async () => ({ Component: (await import('../features/intake')).IntakeFormPage }),
               },
               {
                 path: 'my-record',

@@ -60,6 +60,7 @@ export const queryKeys = {
     agenda: (request: object | null) => ['appointments', 'agenda', request] as const,
     note: (appointmentId: string) => ['appointments', appointmentId, 'note'] as const,
     vitals: (appointmentId: string) => ['appointments', appointmentId, 'vitals'] as const,
+    intakeForms: (appointmentId: string) => ['appointments', appointmentId, 'intake-forms'] as const,
   },
   /** Everything about one patient starts with `patients.one(id)` (chart, notes): invalidate it after a change. */
   patients: {
@@ -67,10 +68,12 @@ export const queryKeys = {
     chart: (patientId: string, includeRemoved: boolean) =>
       ['patients', patientId, 'chart', includeRemoved] as const,
     notes: (patientId: string) => ['patients', patientId, 'notes'] as const,
+    intakeForms: (patientId: string) => ['patients', patientId, 'intake-forms'] as const,
     list: (request: object) => ['patients', 'list', request] as const,
     lookup: (text: string) => ['patients', 'lookup', text] as const,
   },
   recordAccess: (request: object) => ['record-access', request] as const,
+  intakeResponse: (id: string) => ['intake-response', id] as const,
   notes: {
     ofPatient: (patientId: string) => ['notes', 'patient', patientId] as const,
   },

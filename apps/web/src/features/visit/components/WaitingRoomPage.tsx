@@ -24,7 +24,7 @@ import {
 import { IconClockHour4, IconDoorEnter, IconMessage } from '@tabler/icons-react';
 import type { DeviceCheck, WaitingRoom, WaitingRoomEntry } from '@telemedicina/shared/visits';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AppModal } from '../../../components/modal/AppModal';
@@ -47,6 +47,8 @@ import { queryKeys } from '../../../lib/query-keys';
 export interface WaitingRoomPageProps {
   /** Fetches the call screen's code ahead (composed in `app/`), so admitting opens it at once. */
   preloadCall?: () => void;
+  /** More about an entry on its card (composed in `app/`: the intake forms' scores and flags). */
+  renderEntryExtra?: (entry: WaitingRoomEntry) => ReactNode;
 }
 
 /**
@@ -56,18 +58,22 @@ export interface WaitingRoomPageProps {
  * microphone preview is on and the call is prepared (see `useAdmissionPrewarm`): admitting opens
  * the call screen at once with the same camera and the connection already made.
  */
-export function WaitingRoomPage({ preloadCall }: WaitingRoomPageProps = {}) {
+export function WaitingRoomPage({ preloadCall, renderEntryExtra }: WaitingRoomPageProps = {}) {
   const { t } = useTranslation();
   const isAllowed = useHasAnyPermission(['visits.host', 'appointments.read.any']);
   return (
     <div className={pageClasses.page} data-testid="waiting-room-page">
       <SectionHeader title={t('visit.room.title')} description={t('visit.room.description')} />
-      {isAllowed ? <WaitingRoomView preloadCall={preloadCall} /> : <SectionForbidden />}
+      {isAllowed ? (
+        <WaitingRoomView preloadCall={preloadCall} renderEntryExtra={renderEntryExtra} />
+      ) : (
+        <SectionForbidden />
+      )}
     </div>
   );
 }
 
-function WaitingRoomView({ preloadCall }: WaitingRoomPageProps) {
+function WaitingRoomView({ preloadCall, renderEntryExtra }: WaitingRoomPageProps) {
   const { t } = useTranslation();
   const permissions = usePermissions();
   const me = useMe().data;
@@ -90,7 +96,12 @@ function WaitingRoomView({ preloadCall }: WaitingRoomPageProps) {
         />
       ) : null}
       {doctorId !== null && live.room ? (
-        <WaitingRoomList room={live.room} canHost={isHost} preloadCall={preloadCall} />
+        <WaitingRoomList
+          room={live.room}
+          canHost={isHost}
+          preloadCall={preloadCall}
+          renderEntryExtra={renderEntryExtra}
+        />
       ) : live.error ? (
         <Alert color="red" variant="light">
           {live.error}
@@ -157,10 +168,12 @@ function WaitingRoomList({
   room,
   canHost,
   preloadCall,
+  renderEntryExtra,
 }: {
   room: WaitingRoom;
   canHost: boolean;
   preloadCall?: () => void;
+  renderEntryExtra?: (entry: WaitingRoomEntry) => ReactNode;
 }) {
   const { t } = useTranslation();
   const language = useLanguage();
@@ -288,6 +301,7 @@ function WaitingRoomList({
                         </Badge>
                       ))}
                     </Group>
+                    {renderEntryExtra?.(entry)}
                   </Stack>
                   {canHost ? (
                     <Group gap="xs">

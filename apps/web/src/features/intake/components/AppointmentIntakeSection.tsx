@@ -1,0 +1,63 @@
+import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconClipboardList } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useLanguage } from '../../../lib/ui-state';
+import { useAppointmentForms } from '../api/intake';
+import { IntakeScore } from './IntakeScoreBadges';
+
+/**
+ * "Forms to fill in" on the appointment page (and the check-in): each form due for the visit with
+ * its state; the patient opens it to answer, the doctor to read the answers. Never blocks the visit.
+ */
+export function AppointmentIntakeSection({ appointmentId }: { appointmentId: string }) {
+  const { t } = useTranslation();
+  const language = useLanguage() === 'en' ? 'en' : 'es';
+  const forms = useAppointmentForms(appointmentId);
+  const data = forms.data ?? [];
+  if (data.length === 0) {
+    return null;
+  }
+  const open = data.filter((form) => form.status === 'in-progress').length;
+  return (
+    <Paper withBorder radius="md" p="md" data-testid="intake-section">
+      <Stack gap="sm">
+        <Group gap={8}>
+          <IconClipboardList size={20} aria-hidden />
+          <Title order={2} size="h4">
+            {t('intake.section.title')}
+          </Title>
+        </Group>
+        <Text size="sm" c="gray.7">
+          {open > 0 ? t('intake.section.pending', { count: open }) : t('intake.section.allDone')}
+        </Text>
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
+          {data.map((form) => (
+            <Group
+              key={form.id}
+              component="li"
+              justify="space-between"
+              gap="sm"
+              data-testid="intake-form-row"
+            >
+              <Anchor component={Link} to={`/admin/intake/${encodeURIComponent(form.id)}`} fw={600}>
+                {form.title[language]}
+              </Anchor>
+              {form.score !== null ? (
+                <IntakeScore score={form.score} />
+              ) : (
+                <Badge
+                  variant="light"
+                  color={form.status === 'completed' ? 'teal' : 'blue'}
+                  style={{ textTransform: 'none' }}
+                >
+                  {t(`intake.status.${form.status === 'completed' ? 'completed' : 'inProgress'}`)}
+                </Badge>
+              )}
+            </Group>
+          ))}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,3 @@
+export { IntakeFormPage } from './components/IntakeFormPage';
+export { AppointmentIntakeSection } from './components/AppointmentIntakeSection';
+export { IntakeScoreBadges } from './components/IntakeScoreBadges';
