@@ -51,7 +51,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { waitlistRoutes } from './modules/waitlist/waitlist.routes.js';
 import { createReminderWorker, type ReminderWorker } from './modules/reminders/reminders.service.js';
 import { serverVersion } from './paths.js';
-import { noBearerTokens } from './modules/fhir/fhir-auth.js';
+import { resolveSmartBearer } from './modules/smart/smart-bearer.js';
 import { fhirBasePath, fhirRoutes } from './modules/fhir/fhir.routes.js';
 import { userRoom, type HandshakeIdentity } from './realtime/handshake-auth.js';
 import { createRealtimeServer, type RealtimeServer } from './realtime/realtime-server.js';
@@ -325,12 +325,12 @@ export async function buildApp({
     );
 
     // FHIR R4 read API (SMART Bearer tokens, or the app's own session from its own origin).
-    // Bearer tokens: none known until the SMART module's resolver is passed here.
+    // Bearer tokens: the SMART authorization server's (modules/smart).
     await app.register(fhirRoutes, {
       prefix: fhirBasePath,
       services,
       storage,
-      resolveBearer: noBearerTokens,
+      resolveBearer: resolveSmartBearer,
       version: serverVersion,
     });
     await app.register(staticWeb, { webDistDir: config.webDistDir });

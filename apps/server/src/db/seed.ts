@@ -10,6 +10,7 @@ import {
 import { addDays, calendarDateIn } from '../modules/settings/clinic-dates.js';
 import { settingKeys } from '../modules/settings/settings.service.js';
 import { writeSetting } from '../modules/settings/settings.repository.js';
+import { openRegistrationSettingKey } from '../modules/smart/smart-settings.js';
 import type { Database, DatabaseClient } from './client.js';
 import {
   appMeta,
@@ -412,6 +413,8 @@ export async function seedDemoData(
     await seedDemoQuestionnaires(tx, specialtyId.get('Psiquiatría'));
     await writeSetting(tx, settingKeys.mfaRequiredRoles, [], { now });
     await writeSetting(tx, settingKeys.clinicTimeZone, demoTimeZone, { now });
+    // Third-party apps may register by themselves for SMART on FHIR sign-in (docs/FHIR.md).
+    await writeSetting(tx, openRegistrationSettingKey, true, { now });
     await tx.insert(appMeta).values({ key: demoSeededKey, value: now.toISOString(), updatedAt: now });
     return true;
   });

@@ -25,13 +25,14 @@ import {
   upsertOauthRecord,
 } from './smart.repository.js';
 import { smartAllScopes } from './smart-scopes.js';
+import { openRegistrationSettingKey } from './smart-settings.js';
+
+export { openRegistrationSettingKey };
 
 /** Where the authorization server is mounted on the app's origin. */
 export const oauthMountPath = '/oauth';
 /** The FHIR base the tokens are for. */
 export const fhirBasePath = '/fhir/R4';
-/** The clinic setting that opens dynamic registration to public clients without an initial access token. */
-export const openRegistrationSettingKey = 'smart.openRegistration';
 /** Where the authorization page sends the person: the web app's sign-in and consent screen. */
 export const consentPagePath = '/portal/connected-apps/authorize';
 

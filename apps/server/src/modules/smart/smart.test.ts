@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { resolveSmartBearer } from './smart-bearer.js';
+import { createSmartServer } from './smart-provider.js';
 import {
   allowOpenRegistration,
   authorizeWithConsent,
@@ -276,5 +277,52 @@ describe('dynamic registration', () => {
     expect(plainHttp.response.statusCode).toBe(400);
     const https = await registerTestClient(context.app, { redirectUri: 'https://apps.example.org/cb' });
     expect(https.response.statusCode).toBe(201);
+  });
+});
+
+describe('SMART tokens on /fhir/R4', () => {
+  it('reads the patient with the token, and 401 once the app is disconnected', async () => {
+    const { client, tokens } = await launchSmartApp(context.app, patient.headers, { name: 'Lector FHIR' });
+    const bearer = { authorization: `Bearer ${tokens.accessToken}` };
+    const read = await context.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/Patient/${patientId}`,
+      headers: bearer,
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.json<{ resourceType: string; id: string }>()).toMatchObject({
+      resourceType: 'Patient',
+      id: patientId,
+    });
+    const list = await send(context.app, 'GET', '/api/v1/me/connected-apps', { session: patient.token });
+    const connection = list
+      .json<{ data: { id: string; client: { id: string }; lastUsedAt: string | null }[] }>()
+      .data.find((row) => row.client.id === client.clientId);
+    expect(connection?.lastUsedAt).not.toBeNull();
+    await send(context.app, 'DELETE', `/api/v1/me/connected-apps/${connection?.id ?? ''}`, {
+      session: patient.token,
+    });
+    const after = await context.app.inject({
+      method: 'GET',
+      url: `/fhir/R4/Patient/${patientId}`,
+      headers: bearer,
+    });
+    expect(after.statusCode).toBe(401);
+    expect(after.json<{ resourceType: string }>().resourceType).toBe('OperationOutcome');
+  });
+
+  it('keeps its signing keys across restarts: a second server on the database serves the same ones', async () => {
+    const { findSigningKeys } = await import('./smart.repository.js');
+    const before = await findSigningKeys(context.app.services.db, 'oidc');
+    const second = await createSmartServer(context.app.services);
+    expect(await findSigningKeys(context.app.services.db, 'oidc')).toBe(before);
+    const served = context.app.inject({ method: 'GET', url: '/oauth/jwks' });
+    const jwks = (await served).json<{ keys: { kid: string; n: string }[] }>().keys;
+    const stored = JSON.parse(context.app.services.secrets.decrypt(before ?? '')) as {
+      kid: string;
+      n: string;
+    }[];
+    expect(jwks.map((key) => [key.kid, key.n])).toEqual(stored.map((key) => [key.kid, key.n]));
+    expect(second.provider.issuer).toBe('http://app.test/oauth');
   });
 });
