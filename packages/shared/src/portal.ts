@@ -26,6 +26,8 @@ export const portalPagePatterns = [
   'profile/photo',
   'profile/security',
   'profile/record-access',
+  'profile/connected-apps',
+  'connected-apps/authorize/:uid',
 ] as const;
 
 const patientPermissions: ReadonlySet<string> = new Set(systemRoles.patient.permissions);

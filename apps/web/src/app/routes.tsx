@@ -20,6 +20,7 @@ const doctorSchedule = () => import('../features/doctor-schedule');
 const agenda = () => import('../features/agenda');
 const records = () => import('../features/records');
 const prescriptions = () => import('../features/prescriptions');
+const connectedApps = () => import('../features/connected-apps');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -89,7 +90,15 @@ export const routes: RouteObject[] = [
                     path: 'security',
                     lazy: async () => ({ Component: (await profile()).ProfileSecurityPage }),
                   },
+                  {
+                    path: 'connected-apps',
+                    lazy: async () => ({ Component: (await connectedApps()).ConnectedAppsPage }),
+                  },
                 ],
+              },
+              {
+                path: 'connected-apps/authorize/:uid',
+                lazy: async () => ({ Component: (await connectedApps()).AuthorizeAppPage }),
               },
               {
                 path: 'outbox',
@@ -164,6 +173,7 @@ export const routes: RouteObject[] = [
                 lazy: async () => ({ Component: (await records()).RecordAccessPage }),
               },
               { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
+              { path: 'apps', lazy: async () => ({ Component: (await connectedApps()).RegisteredAppsPage }) },
               {
                 path: 'settings',
                 lazy: async () => ({ Component: (await adminSettings()).ClinicSettingsPage }),
@@ -229,7 +239,15 @@ export const routes: RouteObject[] = [
                     path: 'security',
                     lazy: async () => ({ Component: (await profile()).ProfileSecurityPage }),
                   },
+                  {
+                    path: 'connected-apps',
+                    lazy: async () => ({ Component: (await connectedApps()).ConnectedAppsPage }),
+                  },
                 ],
+              },
+              {
+                path: 'connected-apps/authorize/:uid',
+                lazy: async () => ({ Component: (await connectedApps()).AuthorizeAppPage }),
               },
               {
                 path: 'profile/record-access',

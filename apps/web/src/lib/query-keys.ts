@@ -123,4 +123,10 @@ export const queryKeys = {
     detail: (id: string) => ['admin-users', 'detail', id] as const,
     roleOptions: () => ['admin-users', 'role-options'] as const,
   },
+  /** SMART apps: the consent screen's request, the person's connected apps, the registered apps. */
+  connectedApps: {
+    interaction: (uid: string) => ['connected-apps', 'interaction', uid] as const,
+    mine: () => ['connected-apps', 'mine'] as const,
+    registered: () => ['connected-apps', 'registered'] as const,
+  },
 };

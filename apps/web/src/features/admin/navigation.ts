@@ -1,4 +1,5 @@
 import {
+  IconApps,
   IconCalendarEvent,
   IconCalendarWeek,
   IconClockHour4,
@@ -33,6 +34,7 @@ export interface NavigationItem {
     | 'audit'
     | 'outbox'
     | 'settings'
+    | 'apps'
     | 'profile';
   to: string;
   icon: Icon;
@@ -79,5 +81,6 @@ export const navigationItems: readonly NavigationItem[] = [
   { key: 'audit', to: '/admin/audit', icon: IconHistory, anyOf: ['audit.read'] },
   { key: 'outbox', to: '/admin/outbox', icon: IconMail, anyOf: ['outbox.read'] },
   { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
+  { key: 'apps', to: '/admin/apps', icon: IconApps, anyOf: ['settings.manage'] },
   { key: 'profile', to: '/admin/profile', icon: IconUserCircle },
 ];

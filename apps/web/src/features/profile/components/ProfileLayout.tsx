@@ -14,7 +14,7 @@ import '@mantine/core/styles/ActionIcon.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconId, IconPhoto, IconShieldLock } from '@tabler/icons-react';
+import { IconApps, IconId, IconPhoto, IconShieldLock } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useMe } from '../../../lib/session';
@@ -24,9 +24,10 @@ const tabs = [
   { key: 'details', to: '/admin/profile', icon: IconId },
   { key: 'photo', to: '/admin/profile/photo', icon: IconPhoto },
   { key: 'security', to: '/admin/profile/security', icon: IconShieldLock },
+  { key: 'apps', to: '/admin/profile/connected-apps', icon: IconApps },
 ] as const;
 
-/** `/admin/profile`: the signed-in person's own data, in three tabs that are real addresses. */
+/** `/admin/profile`: the signed-in person's own data, in tabs that are real addresses (connected apps last). */
 export function ProfileLayout() {
   const { t } = useTranslation();
   const location = useLocation();

@@ -1,0 +1,52 @@
+import { smartScopeLabel } from '@telemedicina/shared/smart';
+import type { TFunction } from 'i18next';
+
+const knownResources = new Set([
+  '*',
+  'Patient',
+  'Practitioner',
+  'PractitionerRole',
+  'Organization',
+  'Schedule',
+  'Slot',
+  'Appointment',
+  'Encounter',
+  'AllergyIntolerance',
+  'Condition',
+  'MedicationStatement',
+  'MedicationRequest',
+  'Observation',
+  'DocumentReference',
+  'Binary',
+  'AuditEvent',
+  'Consent',
+]);
+
+/**
+ * Each permission an app asks for in plain words ("Read your appointments"), one line per
+ * distinct meaning (`patient/Observation.rs` and `patient/Observation.read` read the same), in the
+ * order asked. A scope the words do not know is shown as it is, so nothing asked is hidden.
+ */
+export function describeScopes(scopes: readonly string[], t: TFunction): string[] {
+  const lines: string[] = [];
+  for (const scope of scopes) {
+    const label = smartScopeLabel(scope);
+    let line: string;
+    if (label === null) {
+      line = t('connectedApps.scopes.other', { scope });
+    } else if (label.resourceType === null) {
+      line = t(`connectedApps.scopes.${label.key}` as 'connectedApps.scopes.identity');
+    } else {
+      const resource = knownResources.has(label.resourceType)
+        ? t(
+            `connectedApps.resources.${label.resourceType === '*' ? 'all' : label.resourceType}` as 'connectedApps.resources.all',
+          )
+        : label.resourceType;
+      line = t(`connectedApps.scopes.${label.key}` as 'connectedApps.scopes.patientRead', { what: resource });
+    }
+    if (!lines.includes(line)) {
+      lines.push(line);
+    }
+  }
+  return lines;
+}

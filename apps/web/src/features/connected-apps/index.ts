@@ -1,0 +1,3 @@
+export { AuthorizeAppPage } from './components/AuthorizeAppPage';
+export { ConnectedAppsPage } from './components/ConnectedAppsPage';
+export { RegisteredAppsPage } from './components/RegisteredAppsPage';
