@@ -22,7 +22,7 @@ export const serverModuleLayers = [
   ['questionnaires'], // intake questionnaires, their versions and the forms due at booking
   ['appointments', 'records'], // booking (offers freed slots to the waitlist); the chart and its documents
   ['reminders', 'reception', 'prescriptions', 'visits', 'intake'],
-  ['notes'],
+  ['notes', 'consents'],
   ['export'],
   ['fhir'], // the FHIR R4 read API: maps the record through the modules' own repositories and policies
   ['smart'], // SMART on FHIR sign-in: the OAuth 2 / OpenID Connect server whose tokens /fhir/R4 takes

@@ -68,6 +68,7 @@ import { recordsRoutes } from './modules/records/records.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/records/documents.routes.js';
+import { consentsRoutes } from './modules/consents/consents.routes.js';
 import { intakeRoutes } from './modules/intake/intake.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
 import { createSmartServer } from './modules/smart/smart-provider.js';
@@ -313,6 +314,7 @@ export async function buildApp({
         await api.register(notesRoutes, { services, storage });
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });
+        await api.register(consentsRoutes, { services, storage });
         await api.register(smartApiRoutes, { services, smart });
         await api.register(intakeRoutes, { services });
         for (const routes of extraApiRoutes) {

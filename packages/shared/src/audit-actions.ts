@@ -83,6 +83,12 @@ export const auditActions = [
   // Chart documents: uploads and removals (reads are record.viewed)
   'document.uploaded',
   'document.removed',
+  // Consent documents: published by the clinic; signed, read, withdrawn, publicly verified
+  'consent.document_published',
+  'consent.signed',
+  'consent.viewed',
+  'consent.withdrawn',
+  'consent.verified',
   // SMART on FHIR apps: registered, authorized or refused by a person, disconnected, blocked
   'smart.app_registered',
   'smart.app_authorized',
@@ -117,7 +123,14 @@ export type AuditTargetType = (typeof auditTargetTypes)[number];
  * The action families the patient's access log ("who saw my record") shows: the server selects
  * them (`listRecordAccessEvents`), the web words each of them for the patient.
  */
-export const recordAccessActionDomains = ['record', 'prescription', 'document', 'note', 'vitals'] as const;
+export const recordAccessActionDomains = [
+  'record',
+  'prescription',
+  'document',
+  'note',
+  'vitals',
+  'consent',
+] as const;
 
 /** The actions that can appear in the patient's access log. */
 export const recordAccessActions: readonly AuditAction[] = auditActions.filter((action) =>

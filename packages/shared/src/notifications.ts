@@ -14,6 +14,7 @@ export const notificationKinds = [
   'record.emergencyAccess',
   'record.exported',
   'note.signed',
+  'consent.withdrawn',
   'intake.formsDue',
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);

@@ -4,6 +4,10 @@ import type { Config } from '../config/config.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { loadDiagnosisCatalogue } from '../modules/diagnoses/diagnoses.service.js';
 import {
+  seedDemoConsentDocuments,
+  seedSystemConsentDocuments,
+} from '../modules/consents/consent-documents.service.js';
+import {
   ensureShippedInstruments,
   seedDemoQuestionnaires,
 } from '../modules/questionnaires/questionnaires.service.js';
@@ -302,6 +306,8 @@ export async function seedSystemData(db: Database, now: Date): Promise<void> {
   });
   // Reference data shipped with the project: the diagnosis catalogue (written only when it changed).
   await loadDiagnosisCatalogue(db, now);
+  // The telemedicine consent document every patient can sign (version 1, kept as the clinic edits it).
+  await seedSystemConsentDocuments(db, now);
   // The scored intake instruments every clinic has (PHQ-9, GAD-7; a new version when their wording changes).
   await ensureShippedInstruments(db, now);
 }
@@ -411,6 +417,7 @@ export async function seedDemoData(
       await tx.insert(appointments).values(demoAppointments);
     }
     await seedDemoQuestionnaires(tx, specialtyId.get('Psiquiatría'));
+    await seedDemoConsentDocuments(tx, now);
     await writeSetting(tx, settingKeys.mfaRequiredRoles, [], { now });
     await writeSetting(tx, settingKeys.clinicTimeZone, demoTimeZone, { now });
     // Third-party apps may register by themselves for SMART on FHIR sign-in (docs/FHIR.md).

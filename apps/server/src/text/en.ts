@@ -143,6 +143,19 @@ export const en = {
       reason: 'Reason',
       signature: "Doctor's signature",
     },
+    consent: {
+      signedBy: 'Signed by',
+      signedAt: 'Date and time of signature',
+      ip: 'IP address',
+      userAgent: 'Browser',
+      version: 'Version',
+      method: 'Signature',
+      drawn: 'Handwritten on screen',
+      typed: 'Name typed by the signer',
+      hash: 'SHA-256 of the signed text',
+      verification: 'Verification code',
+      verifyAt: 'Check this consent at',
+    },
     visitSummary: {
       title: 'Visit summary',
       visit: 'Visit date',
@@ -276,6 +289,7 @@ export const en = {
     },
   },
   fileName: {
+    consent: 'consent',
     prescription: 'prescription',
     visitSummary: 'visit-summary',
     recordSummary: 'medical-record-summary',

@@ -146,6 +146,19 @@ export const es = {
       reason: 'Motivo',
       signature: 'Firma del médico',
     },
+    consent: {
+      signedBy: 'Firmado por',
+      signedAt: 'Fecha y hora de la firma',
+      ip: 'Dirección IP',
+      userAgent: 'Navegador',
+      version: 'Versión',
+      method: 'Firma',
+      drawn: 'Firma manuscrita en pantalla',
+      typed: 'Nombre escrito por el firmante',
+      hash: 'SHA-256 del texto firmado',
+      verification: 'Código de verificación',
+      verifyAt: 'Compruebe este consentimiento en',
+    },
     visitSummary: {
       title: 'Resumen de la consulta',
       visit: 'Fecha de la consulta',
@@ -279,6 +292,7 @@ export const es = {
     },
   },
   fileName: {
+    consent: 'consentimiento',
     prescription: 'receta',
     visitSummary: 'resumen-consulta',
     recordSummary: 'resumen-historia-clinica',

@@ -432,6 +432,33 @@ describe('audited actions', () => {
         body: { blocked },
       });
     }
+    // Consents: publish a document, sign it, read the patient's consents, verify the code, withdraw.
+    const consentDocument = await send(app, 'POST', '/api/v1/admin/consent-documents', {
+      session: admin.token,
+      body: { kind: 'procedure', titleEs: 'Prueba', titleEn: 'Test', bodyEs: 'Texto.', bodyEn: 'Text.' },
+    });
+    const consentDocumentBody = consentDocument.json<{ id: string; current: { id: string } }>();
+    const consentSignature = await send(
+      app,
+      'POST',
+      `/api/v1/consent-documents/${consentDocumentBody.id}/signatures`,
+      {
+        session: visitPatient.token,
+        body: {
+          versionId: consentDocumentBody.current.id,
+          language: 'es',
+          method: 'typed',
+          typedName: 'Paciente',
+        },
+      },
+    );
+    const signedConsent = consentSignature.json<{ id: string; verificationCode: string }>();
+    await send(app, 'GET', `/api/v1/patients/${chartPatientId}/consents`, { session: visitPatient.token });
+    await send(app, 'GET', `/api/v1/consents/verify/${signedConsent.verificationCode}`);
+    await send(app, 'POST', `/api/v1/consent-signatures/${signedConsent.id}/withdraw`, {
+      session: visitPatient.token,
+      body: { reason: 'Prueba' },
+    });
     await createAdmin(context.database.client, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
       name: 'Admin Consola',

@@ -20,6 +20,7 @@ const kindKeys = {
   'record.emergencyAccess': 'emergencyAccess',
   'record.exported': 'recordExported',
   'note.signed': 'noteSigned',
+  'consent.withdrawn': 'consentWithdrawn',
   'intake.formsDue': 'intakeFormsDue',
 } as const satisfies Record<NotificationKind, string>;
 
@@ -125,6 +126,12 @@ export function describeNotification(
       return {
         title: t('notifications.kinds.noteSigned.title'),
         body: t('notifications.kinds.noteSigned.body', { time }),
+        link: appointmentLink,
+      };
+    case 'consentWithdrawn':
+      return {
+        title: t('notifications.kinds.consentWithdrawn.title'),
+        body: t('notifications.kinds.consentWithdrawn.body', { time }),
         link: appointmentLink,
       };
     case 'intakeFormsDue':
