@@ -28,6 +28,8 @@ export interface FhirRoutesOptions {
   version: string;
 }
 
+/** Described by its CapabilityStatement (GET /fhir/R4/metadata), not the /api OpenAPI document. */
+const hidden = { schema: { hide: true } };
 const idPattern = /^[A-Za-z0-9\-.]{1,64}$/;
 const countSchema = z.coerce.number().int().min(0).max(10_000);
 const cursorSchema = z.object({ o: z.number().int().min(0).max(1_000_000) });
@@ -81,7 +83,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
   });
 
   // Preflight of SMART browser apps: any origin, the Authorization header, no credentials.
-  app.options('/*', (_request, reply) => {
+  app.options('/*', hidden, (_request, reply) => {
     void reply
       .code(204)
       .header('access-control-allow-methods', 'GET, OPTIONS')
@@ -91,7 +93,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
   });
 
   const startedAt = services.now().toISOString();
-  app.get('/metadata', async (_request, reply) => {
+  app.get('/metadata', hidden, async (_request, reply) => {
     return sendResource(reply, capabilityStatement(origin, version, startedAt));
   });
 
@@ -143,7 +145,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
   };
 
   for (const handler of resourceHandlers) {
-    app.get<{ Params: { id: string } }>(`/${handler.type}/:id`, async (request, reply) => {
+    app.get<{ Params: { id: string } }>(`/${handler.type}/:id`, hidden, async (request, reply) => {
       const reader = await readerFor(request);
       const limit = limitFor(reader, handler.type, 'read');
       const { id } = request.params;
@@ -166,7 +168,7 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
     if (search === undefined) {
       continue;
     }
-    app.get(`/${handler.type}`, async (request, reply) => {
+    app.get(`/${handler.type}`, hidden, async (request, reply) => {
       const reader = await readerFor(request);
       const limit = limitFor(reader, handler.type, 'search');
       const url = new URL(request.url, 'http://fhir.invalid');
