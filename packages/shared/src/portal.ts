@@ -20,6 +20,8 @@ export const portalPagePatterns = [
   'visits/:appointmentId',
   'visits/:appointmentId/check',
   'prescriptions/:id',
+  'consents',
+  'consents/:documentId',
   'intake/:id',
   'my-record',
   'profile',

@@ -57,6 +57,8 @@ export const webRoutePatterns = [
   '/portal/visits/:appointmentId',
   '/portal/visits/:appointmentId/check',
   '/portal/prescriptions/:id',
+  '/portal/consents',
+  '/portal/consents/:documentId',
   '/portal/intake/:id',
   '/portal/my-record',
   '/portal/profile',
@@ -68,6 +70,7 @@ export const webRoutePatterns = [
   '/guest',
   '/verify',
   '/verify/:code',
+  '/verify-consent/:code',
   '/error-500',
 ] as const;
 

@@ -1,4 +1,5 @@
 import { AppointmentPage } from '../features/appointments';
+import { ConsentReminder } from '../features/consents';
 import { AppointmentIntakeSection } from '../features/intake';
 import { AppointmentNoteSection } from '../features/notes';
 
@@ -8,6 +9,9 @@ export function AppointmentRoute() {
     <AppointmentPage
       renderExtra={(appointment) => (
         <>
+          {['requested', 'confirmed', 'checked_in'].includes(appointment.status) ? (
+            <ConsentReminder patientId={appointment.patient.id} />
+          ) : null}
           <AppointmentIntakeSection appointmentId={appointment.id} />
           <AppointmentNoteSection
             appointment={{

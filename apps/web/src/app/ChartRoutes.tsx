@@ -1,7 +1,13 @@
+import { ChartConsentsSection } from '../features/consents';
 import { ChartNotesSection } from '../features/notes';
 import { ChartPage, MyRecordPage } from '../features/records';
 
-const renderNotes = (patientId: string) => <ChartNotesSection patientId={patientId} />;
+const renderNotes = (patientId: string) => (
+  <>
+    <ChartConsentsSection patientId={patientId} />
+    <ChartNotesSection patientId={patientId} />
+  </>
+);
 
 /** A patient's chart with its visit notes section (composition only). */
 export function ChartRoute() {

@@ -1,3 +1,4 @@
+import { ConsentStateBadge } from '../features/consents';
 import { IntakeScoreBadges } from '../features/intake';
 import { WaitingRoomPage } from '../features/visit';
 
@@ -14,7 +15,12 @@ export function WaitingRoomRoute() {
   return (
     <WaitingRoomPage
       preloadCall={preloadCall}
-      renderEntryExtra={(entry) => <IntakeScoreBadges appointmentId={entry.appointmentId} />}
+      renderEntryExtra={(entry) => (
+        <>
+          <IntakeScoreBadges appointmentId={entry.appointmentId} />
+          <ConsentStateBadge patientId={entry.patient.id} />
+        </>
+      )}
     />
   );
 }

@@ -20,6 +20,7 @@ const doctorSchedule = () => import('../features/doctor-schedule');
 const agenda = () => import('../features/agenda');
 const records = () => import('../features/records');
 const prescriptions = () => import('../features/prescriptions');
+const consents = () => import('../features/consents');
 const connectedApps = () => import('../features/connected-apps');
 
 /**
@@ -225,6 +226,11 @@ export const routes: RouteObject[] = [
                 path: 'intake/:id',
                 lazy: async () => ({ Component: (await import('../features/intake')).IntakeFormPage }),
               },
+              { path: 'consents', lazy: async () => ({ Component: (await consents()).MyConsentsPage }) },
+              {
+                path: 'consents/:documentId',
+                lazy: async () => ({ Component: (await consents()).ConsentSignPage }),
+              },
               {
                 path: 'my-record',
                 lazy: async () => ({ Component: (await import('./ChartRoutes')).MyRecordRoute }),
@@ -260,6 +266,10 @@ export const routes: RouteObject[] = [
       { path: 'guest', lazy: async () => ({ Component: (await visit()).GuestPage }) },
       { path: 'verify', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
       { path: 'verify/:code', lazy: async () => ({ Component: (await prescriptions()).VerifyPage }) },
+      {
+        path: 'verify-consent/:code',
+        lazy: async () => ({ Component: (await consents()).ConsentVerifyPage }),
+      },
       { path: 'error-500', Component: ServerErrorPage },
       // Unknown addresses: the 404 page, inside the app's frame for someone signed in.
       { path: '*', Component: NotFoundRoute },

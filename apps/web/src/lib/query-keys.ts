@@ -77,6 +77,12 @@ export const queryKeys = {
   notes: {
     ofPatient: (patientId: string) => ['notes', 'patient', patientId] as const,
   },
+  consents: {
+    ofPatient: (patientId: string) => ['consents', 'patient', patientId] as const,
+    document: (id: string) => ['consents', 'document', id] as const,
+    verification: (code: string) => ['consent-verification', code] as const,
+    admin: () => ['consents', 'admin'] as const,
+  },
   prescriptions: {
     detail: (id: string) => ['prescriptions', id] as const,
     ofPatient: (patientId: string) => ['prescriptions', 'patient', patientId] as const,
