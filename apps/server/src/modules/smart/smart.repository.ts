@@ -152,7 +152,11 @@ export async function upsertSmartConnection(
     .values(row)
     .onConflictDoUpdate({
       target: smartConnections.grantId,
-      set: { scopes: row.scopes, patientId: row.patientId ?? null, disconnectedAt: null },
+      set: {
+        scopes: row.scopes,
+        patientId: row.patientId ?? null,
+        disconnectedAt: null,
+      },
     });
 }
 
@@ -161,6 +165,27 @@ export async function findSmartConnection(db: Database, grantId: string): Promis
     .select()
     .from(smartConnections)
     .where(eq(smartConnections.grantId, grantId))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The person's live connection of an app, if any (a new authorization adds to it). */
+export async function findLiveConnection(
+  db: Database,
+  userId: string,
+  clientId: string,
+): Promise<SmartConnectionRow | null> {
+  const [row] = await db
+    .select()
+    .from(smartConnections)
+    .where(
+      and(
+        eq(smartConnections.userId, userId),
+        eq(smartConnections.clientId, clientId),
+        isNull(smartConnections.disconnectedAt),
+      ),
+    )
+    .orderBy(desc(smartConnections.createdAt))
     .limit(1);
   return row ?? null;
 }

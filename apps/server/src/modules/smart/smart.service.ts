@@ -6,6 +6,7 @@ import { openRegistrationSettingKey, isOpenRegistrationAllowed, type SmartServer
 import {
   deleteOauthRecord,
   deleteOauthRecordsOfGrant,
+  findLiveConnection,
   findSmartClient,
   findSmartConnection,
   listLiveConnectionsOfUser,
@@ -113,10 +114,12 @@ export async function decideSmartInteraction(
     }
     return { redirectTo: interaction.returnTo };
   }
-  const existing =
-    interaction.grantId === undefined ? undefined : await smart.provider.Grant.find(interaction.grantId);
+  // One connection per person and app: a new authorization adds to the live grant.
+  const live = await findLiveConnection(ctx.db, actor.userId, client.clientId);
+  const existingId = interaction.grantId ?? live?.grantId;
+  const existing = existingId === undefined ? undefined : await smart.provider.Grant.find(existingId);
   const grant =
-    existing !== undefined && existing.accountId === actor.userId
+    existing !== undefined && existing.accountId === actor.userId && existing.clientId === client.clientId
       ? existing
       : new smart.provider.Grant({ accountId: actor.userId, clientId: client.clientId });
   grant.addOIDCScope(scopes.join(' '));
@@ -131,7 +134,8 @@ export async function decideSmartInteraction(
     grantId,
     clientId: client.clientId,
     userId: actor.userId,
-    scopes,
+    // Everything the connection may now do (earlier authorizations of the app included).
+    scopes: (grant.getOIDCScope() ?? '').split(' ').filter((scope) => scope !== ''),
     patientId: isPatientLaunch ? actor.userId : null,
     createdAt: ctx.now(),
   });

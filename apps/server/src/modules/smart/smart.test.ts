@@ -154,6 +154,34 @@ describe('SMART standalone patient launch', () => {
     expect((await auditEventsOf(context.app, 'smart.app_refused')).length).toBeGreaterThan(0);
   });
 
+  it('keeps one connection per person and app: a second authorization adds to it', async () => {
+    const other = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
+    const { client } = await launchSmartApp(context.app, other.headers, {
+      scope: 'openid patient/Observation.rs',
+    });
+    const { code, verifier } = await authorizeWithConsent(context.app, client, other.headers, {
+      scope: 'openid launch/patient patient/Appointment.rs',
+    });
+    const exchanged = await tokenRequest(context.app, client, {
+      grant_type: 'authorization_code',
+      code: code ?? '',
+      redirect_uri: client.redirectUri,
+      code_verifier: verifier,
+    });
+    expect(exchanged.statusCode).toBe(200);
+    const list = await send(context.app, 'GET', '/api/v1/me/connected-apps', { session: other.token });
+    const rows = list.json<{ data: { scopes: string[] }[] }>().data;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.scopes).toEqual(
+      expect.arrayContaining([
+        'openid',
+        'patient/Observation.rs',
+        'launch/patient',
+        'patient/Appointment.rs',
+      ]),
+    );
+  });
+
   it('issues no refresh token without offline_access', async () => {
     const { tokens } = await launchSmartApp(context.app, patient.headers, {
       scope: 'openid launch/patient patient/Observation.rs',

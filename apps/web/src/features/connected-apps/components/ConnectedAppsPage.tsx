@@ -1,4 +1,6 @@
 import '@mantine/core/styles/Alert.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/List.layer.css';
 import { Alert, Button, Card, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/format';

@@ -1,8 +1,12 @@
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Card.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
 import { Alert, Badge, Button, Card, Code, Group, Stack, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { SectionHeader } from '../../../components/section-page/SectionHeader';
+import pageClasses from '../../../components/section-page/SectionPage.module.css';
 import { formatDateTime } from '../../../lib/format';
 import { useLanguage } from '../../../lib/ui-state';
 import { useViewerTimeZone } from '../../../lib/use-clock';
@@ -28,7 +32,7 @@ export function RegisteredAppsPage() {
   const issue = useIssueRegistrationToken();
 
   return (
-    <Stack gap="lg" data-testid="registered-apps-page">
+    <Stack gap="lg" className={pageClasses.page} data-testid="registered-apps-page">
       <SectionHeader
         title={t('connectedApps.admin.title')}
         description={t('connectedApps.admin.description')}

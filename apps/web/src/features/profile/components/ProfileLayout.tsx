@@ -34,7 +34,8 @@ export function ProfileLayout() {
   const navigate = useNavigate();
   const me = useMe().data;
   const isEnrollmentRequired = me?.session.mfaEnrollmentRequired ?? false;
-  const path = location.pathname.replace(/\/+$/, '');
+  // The portal draws the same tabs at /portal/profile/…: compare as the admin addresses.
+  const path = location.pathname.replace(/\/+$/, '').replace(/^\/portal(?=\/)/, '/admin');
   const current = tabs.find((tab) => tab.to === path)?.key ?? 'details';
   const isWide = useMediaQuery('(min-width: 36em)', true) ?? true;
   const visibleTabs = isEnrollmentRequired ? tabs.filter((tab) => tab.key === 'security') : tabs;
