@@ -2,6 +2,7 @@ import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconClipboardList } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
 import { useAppointmentForms } from '../api/intake';
 import { IntakeScore } from './IntakeScoreBadges';
@@ -14,6 +15,7 @@ export function AppointmentIntakeSection({ appointmentId }: { appointmentId: str
   const { t } = useTranslation();
   const language = useLanguage() === 'en' ? 'en' : 'es';
   const forms = useAppointmentForms(appointmentId);
+  const me = useMe().data;
   const data = forms.data ?? [];
   if (data.length === 0) {
     return null;
@@ -43,7 +45,8 @@ export function AppointmentIntakeSection({ appointmentId }: { appointmentId: str
               <Anchor component={Link} to={`/admin/intake/${encodeURIComponent(form.id)}`} fw={600}>
                 {form.title[language]}
               </Anchor>
-              {form.score !== null ? (
+              {/* Scores and flags are for the clinicians; the patient sees whether each form is sent. */}
+              {form.score !== null && me?.user.id !== form.patientId ? (
                 <IntakeScore score={form.score} />
               ) : (
                 <Badge

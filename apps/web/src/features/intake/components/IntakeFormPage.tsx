@@ -1,4 +1,11 @@
 import '@mantine/core/styles/Anchor.layer.css';
+import '@mantine/core/styles/Checkbox.layer.css';
+import '@mantine/core/styles/CheckboxIndicator.layer.css';
+import '@mantine/core/styles/InlineInput.layer.css';
+import '@mantine/core/styles/NumberInput.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
+import '@mantine/core/styles/RadioIndicator.layer.css';
+import '@mantine/core/styles/Slider.layer.css';
 import {
   Alert,
   Anchor,
@@ -102,7 +109,7 @@ export function IntakeFormPage() {
           view.status === 'in-progress' && me?.user.id === view.patientId ? (
             <IntakeForm key={view.id} view={view} />
           ) : (
-            <IntakeAnswers view={view} />
+            <IntakeAnswers view={view} isOwn={me?.user.id === view.patientId} />
           )
         ) : null}
       </Stack>
@@ -129,7 +136,6 @@ function IntakeForm({ view }: { view: IntakeResponseView }) {
   const [problems, setProblems] = useState<IntakeProblem[]>([]);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [isSubmitting, setIsSubmitting] = useState(false);
-  const [done, setDone] = useState<IntakeResponseView | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const latest = useRef(answers);
   const enabled = useMemo(() => enabledLinkIds(view.questionnaire, answers), [view.questionnaire, answers]);
@@ -187,7 +193,6 @@ function IntakeForm({ view }: { view: IntakeResponseView }) {
         queryKey: queryKeys.appointments.intakeForms(view.appointmentId),
       });
       setProblems([]);
-      setDone(sent);
     } catch (error) {
       const found = problemsOf(error);
       setProblems(found ?? []);
@@ -196,22 +201,6 @@ function IntakeForm({ view }: { view: IntakeResponseView }) {
       setIsSubmitting(false);
     }
   };
-
-  if (done !== null) {
-    return (
-      <Stack gap="md" data-testid="intake-done">
-        <FormTitle view={done} />
-        <Alert
-          color="teal"
-          variant="light"
-          icon={<IconCircleCheck size={20} />}
-          title={t('intake.done.title')}
-        >
-          {t('intake.done.body')}
-        </Alert>
-      </Stack>
-    );
-  }
 
   const problemOf = (linkId: string) => {
     const problem = problems.find((candidate) => candidate.linkId === linkId);
@@ -384,7 +373,12 @@ function ItemField({
         >
           <Stack gap={10} mt={8}>
             {options.map((option) => (
-              <Checkbox key={option.code} value={option.code ?? ''} label={codingText(option, language)} />
+              <Checkbox
+                key={option.code}
+                size="md"
+                value={option.code ?? ''}
+                label={codingText(option, language)}
+              />
             ))}
           </Stack>
         </Checkbox.Group>
@@ -396,7 +390,12 @@ function ItemField({
         >
           <Stack gap={10} mt={8}>
             {options.map((option) => (
-              <Radio key={option.code} value={option.code ?? ''} label={codingText(option, language)} />
+              <Radio
+                key={option.code}
+                size="md"
+                value={option.code ?? ''}
+                label={codingText(option, language)}
+              />
             ))}
           </Stack>
         </Radio.Group>
@@ -474,7 +473,7 @@ function ItemField({
 }
 
 /** The answers as read by a clinician (or the patient once sent): question, answer, and the score. */
-function IntakeAnswers({ view }: { view: IntakeResponseView }) {
+function IntakeAnswers({ view, isOwn }: { view: IntakeResponseView; isOwn: boolean }) {
   const { t } = useTranslation();
   const language: Language = useLanguage() === 'en' ? 'en' : 'es';
   const answers = answersOf(view.response);
@@ -528,7 +527,19 @@ function IntakeAnswers({ view }: { view: IntakeResponseView }) {
   return (
     <Stack gap="md">
       <FormTitle view={view} />
-      {view.score !== null ? <IntakeScore score={view.score} /> : null}
+      {isOwn && view.status === 'completed' ? (
+        <Alert
+          color="teal"
+          variant="light"
+          icon={<IconCircleCheck size={20} />}
+          title={t('intake.done.title')}
+          data-testid="intake-done"
+        >
+          {t('intake.done.body')}
+        </Alert>
+      ) : null}
+      {/* The score and the item-9 flag are for the clinicians; the patient sees their answers. */}
+      {view.score !== null && !isOwn ? <IntakeScore score={view.score} /> : null}
       <Text size="sm" c="gray.7">
         {view.status === 'completed' ? t('intake.status.completed') : t('intake.status.inProgress')}
         {' · '}

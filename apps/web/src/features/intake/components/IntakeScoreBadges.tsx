@@ -39,7 +39,11 @@ export function IntakeScore({ score }: { score: IntakeScore }) {
           color="red"
           leftSection={<IconAlertTriangle size={14} />}
           data-testid="intake-self-harm-flag"
-          style={{ textTransform: 'none' }}
+          // The whole sentence, wrapped on a phone: a clinician must read all of it.
+          styles={{
+            root: { textTransform: 'none', height: 'auto', paddingBlock: 4, maxWidth: '100%' },
+            label: { whiteSpace: 'normal', overflow: 'visible', textOverflow: 'clip' },
+          }}
         >
           {t('intake.selfHarmFlag')}
         </Badge>
