@@ -316,6 +316,10 @@ export const recordAccessEntrySchema = z.object({
   isEmergency: z.boolean(),
   /** The reason the doctor gave for the emergency access (shown to the patient). */
   emergencyReason: z.string().nullable(),
+  /** Read through the FHIR API by a third-party app (on behalf of `actor`); null for the app itself. */
+  client: z.object({ id: z.string(), name: z.string() }).nullable().optional(),
+  /** The FHIR resource type read (section `fhir`). */
+  resourceType: z.string().nullable().optional(),
 });
 export type RecordAccessEntry = z.infer<typeof recordAccessEntrySchema>;
 export const recordAccessPageSchema = pageOf(recordAccessEntrySchema);

@@ -467,6 +467,7 @@ describe('SMART scopes on the access the plugin builds', () => {
 
   it('audits every read with the app and the person it acts for', async () => {
     await withAccess(asPatient(['patient/*.rs']), `/Observation?patient=${patient.id}&category=vital-signs`);
+    expect((await fhir(doctor, `/Patient/${patient.id}`)).statusCode).toBe(200);
     await context.app.services.background.idle();
     const events = await context.db
       .select()
@@ -485,6 +486,41 @@ describe('SMART scopes on the access the plugin builds', () => {
         client: { id: 'app-1', name: 'Salud App' },
       },
     });
+    // The patient's access log shows the app, the person it acted for and what it read.
+    const log = await send(context.app, 'GET', '/api/v1/me/record-access?pageSize=100', {
+      session: await sessionOf(patient),
+    });
+    expect(log.statusCode, log.body).toBe(200);
+    const entries = log.json<{
+      data: {
+        actor: { id: string } | null;
+        section: string | null;
+        client?: unknown;
+        resourceType?: unknown;
+      }[];
+    }>().data;
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ id: patient.id }),
+        section: 'fhir',
+        client: { id: 'app-1', name: 'Salud App' },
+        resourceType: 'Observation',
+      }),
+    );
+    // Reads through the app's own session carry no client (the patient's own are left out, as in the app).
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        actor: expect.objectContaining({ id: doctor.id }),
+        section: 'fhir',
+        client: null,
+        resourceType: 'Patient',
+      }),
+    );
+    expect(
+      entries.filter(
+        (entry) => entry.section === 'fhir' && entry.actor?.id === patient.id && entry.client === null,
+      ),
+    ).toEqual([]);
   });
 });
 

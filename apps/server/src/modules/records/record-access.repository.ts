@@ -45,7 +45,8 @@ const actor = aliasedTable(users, 'actor');
  * The audit events about one patient's record: chart and prescription events target the patient
  * (`patient`, id), so this is one look-up of the (target_type, target_id) index. Record,
  * prescription, document, visit-note and vitals actions only; the patient's own reads (`*.viewed`) are
- * left out, their own changes (reported vitals, uploads, exports) are kept.
+ * left out (but not an app's reads on their behalf through the FHIR API: `details.client`), their own
+ * changes (reported vitals, uploads, exports) are kept.
  */
 export async function listRecordAccessEvents(
   db: Database,
@@ -58,7 +59,8 @@ export async function listRecordAccessEvents(
     // The families the patient's page words one by one (the shared list the web's labels test walks):
     // record, prescription, document, visit-note and reported-vitals actions.
     or(...recordAccessActionDomains.map((domain) => sql`${auditEvents.action} like ${`${domain}.%`}`)),
-    sql`not (${auditEvents.action} like '%.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid)`,
+    sql`not (${auditEvents.action} like '%.viewed' and ${auditEvents.actorUserId} is not distinct from ${patientId}::uuid
+      and coalesce(${auditEvents.details}->'client', 'null'::jsonb) = 'null'::jsonb)`,
   );
   const rows = await db
     .select({

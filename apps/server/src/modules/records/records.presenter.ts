@@ -154,5 +154,16 @@ export function presentRecordAccessEntry(row: {
     section: textOf(row.details, 'section'),
     isEmergency,
     emergencyReason: isEmergency ? textOf(row.details, 'reason') : null,
+    client: clientOf(row.details.client),
+    resourceType: textOf(row.details, 'resourceType'),
   };
+}
+
+/** The third-party app a FHIR read was made by (`details.client`), or null. */
+function clientOf(value: unknown): { id: string; name: string } | null {
+  if (typeof value !== 'object' || value === null) {
+    return null;
+  }
+  const { id, name } = value as { id?: unknown; name?: unknown };
+  return typeof id === 'string' && typeof name === 'string' ? { id, name } : null;
 }

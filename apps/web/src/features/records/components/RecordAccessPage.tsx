@@ -23,6 +23,16 @@ const knownSections = [
   'note',
   'notes',
   'vitals',
+  'fhir',
+] as const;
+/** The FHIR resources a patient's record is read as (section `fhir`), each with its own words. */
+const knownFhirResources = [
+  'Patient',
+  'Appointment',
+  'Observation',
+  'MedicationRequest',
+  'DocumentReference',
+  'Binary',
 ] as const;
 
 /**
@@ -70,8 +80,12 @@ function AccessLog() {
 
   const actionText = (entry: RecordAccessEntry) => {
     const section = knownSections.find((known) => known === entry.section);
+    const resource = knownFhirResources.find((known) => known === entry.resourceType);
     return t(recordAccessActionKey(entry.action) as 'accessLog.actions.viewed', {
-      section: t(`accessLog.sections.${section ?? 'chart'}`),
+      section:
+        section === 'fhir' && resource !== undefined
+          ? t(`accessLog.fhirResources.${resource}`)
+          : t(`accessLog.sections.${section ?? 'chart'}`),
     });
   };
 
@@ -94,7 +108,12 @@ function AccessLog() {
         return (
           <Stack gap={0}>
             <Text size="sm" fw={600} data-testid="access-row-who">
-              {entry.actor?.name ?? t('accessLog.unknownActor')}
+              {entry.client
+                ? t('accessLog.viaApp', {
+                    app: entry.client.name,
+                    person: entry.actor?.name ?? t('accessLog.unknownActor'),
+                  })
+                : (entry.actor?.name ?? t('accessLog.unknownActor'))}
             </Text>
             {entry.actor ? (
               <Text size="xs" c="gray.7">
