@@ -23,6 +23,7 @@ let server: RunningServer;
 let browser: BrowserHandle;
 let dataDir = '';
 let doctorId = '';
+let patientId = '';
 const accountZone = 'America/Mexico_City';
 const deviceZone = 'Europe/Madrid';
 const shotDir = '/tmp/shots/intake';
@@ -39,6 +40,8 @@ beforeAll(async () => {
   doctorId = doctor.id;
   const patient = new ApiSession(server.baseUrl);
   await patient.signIn('paciente1@example.com');
+  const me = await patient.request<{ user: { id: string } }>('GET', '/me');
+  patientId = me.body.user.id;
   for (const session of [doctor.session, patient]) {
     expect((await session.request('PATCH', '/me', { timeZone: accountZone })).status).toBe(200);
   }
@@ -187,6 +190,13 @@ describe('intake questionnaires', () => {
     expect(answers).toHaveLength(10);
     expect(answers[8]).toContain('Más de la mitad de los días');
     await shot(doctor, 'answers-es-1280');
+
+    // The chart lists the forms with their score, newest first.
+    await doctor.goto(`${server.baseUrl}/admin/patients/${patientId}`);
+    const chartRow = doctor.getByTestId('chart-intake-row').first();
+    await chartRow.waitFor({ timeout: 20_000 });
+    expect(await chartRow.getByTestId('intake-score').textContent()).toBe('PHQ-9: 10 · moderada');
+    await shot(doctor, 'chart-es-1280');
 
     // English, both widths.
     const doctorEn = await (await openContext('en', 1280, 900)).newPage();

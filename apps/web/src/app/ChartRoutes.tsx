@@ -1,4 +1,5 @@
 import { ChartConsentsSection } from '../features/consents';
+import { ChartIntakeSection } from '../features/intake';
 import { ChartNotesSection } from '../features/notes';
 import { ChartPage, MyRecordPage } from '../features/records';
 
@@ -9,9 +10,18 @@ const renderNotes = (patientId: string) => (
   </>
 );
 
-/** A patient's chart with its visit notes section (composition only). */
+/** A patient's chart with its visit notes section and, for clinicians, the intake forms (composition only). */
 export function ChartRoute() {
-  return <ChartPage renderNotes={renderNotes} />;
+  return (
+    <ChartPage
+      renderNotes={(patientId) => (
+        <>
+          <ChartIntakeSection patientId={patientId} />
+          {renderNotes(patientId)}
+        </>
+      )}
+    />
+  );
 }
 
 /** The patient's own chart with their signed visit notes (composition only). */
