@@ -1,5 +1,10 @@
 import type { CapabilityStatement } from '@medplum/fhirtypes';
 import { appointmentHandler } from './appointment.resources.js';
+import {
+  allergyIntoleranceHandler,
+  conditionHandler,
+  medicationStatementHandler,
+} from './chart-list.resources.js';
 import { medicationRequestHandler, observationHandler } from './clinical.resources.js';
 import { binaryHandler, documentReferenceHandler } from './document.resources.js';
 import type { ResourceHandler } from './fhir-resource.js';
@@ -11,6 +16,9 @@ export const resourceHandlers: readonly ResourceHandler[] = [
   practitionerHandler,
   organizationHandler,
   appointmentHandler,
+  allergyIntoleranceHandler,
+  conditionHandler,
+  medicationStatementHandler,
   observationHandler,
   medicationRequestHandler,
   documentReferenceHandler,

@@ -16,6 +16,9 @@ import type { Database } from '../../db/client.js';
 import {
   appointments,
   chartDocuments,
+  patientAllergies,
+  patientConditions,
+  patientMedications,
   doctorProfiles,
   prescriptionItems,
   prescriptions,
@@ -327,5 +330,20 @@ export async function findDocumentPatientId(db: Database, documentId: string): P
     .select({ patientUserId: chartDocuments.patientUserId })
     .from(chartDocuments)
     .where(eq(chartDocuments.id, documentId));
+  return row?.patientUserId ?? null;
+}
+
+/** Whose chart a list entry (allergy, condition, medication) is in, or null. */
+export async function findChartListPatientId(
+  db: Database,
+  kind: 'allergies' | 'conditions' | 'medications',
+  id: string,
+): Promise<string | null> {
+  const table = {
+    allergies: patientAllergies,
+    conditions: patientConditions,
+    medications: patientMedications,
+  }[kind];
+  const [row] = await db.select({ patientUserId: table.patientUserId }).from(table).where(eq(table.id, id));
   return row?.patientUserId ?? null;
 }

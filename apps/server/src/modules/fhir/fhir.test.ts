@@ -1,7 +1,7 @@
 import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, visitVitals } from '../../db/schema.js';
+import { auditEvents, diagnosisCodes, visitVitals } from '../../db/schema.js';
 import { createClock } from '../../test/booking-fixtures.js';
 import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import {
@@ -195,6 +195,30 @@ beforeAll(async () => {
   });
   expect(issued.statusCode, issued.body).toBe(201);
   prescriptionId = issued.json<{ id: string }>().id;
+  await context.db
+    .insert(diagnosisCodes)
+    .values({
+      code: 'I10',
+      chapter: 'IX',
+      nameEs: 'Hipertensión esencial (primaria)',
+      nameEn: 'Essential (primary) hypertension',
+      searchText: 'i10 hipertension',
+    })
+    .onConflictDoNothing();
+  for (const [list, body] of [
+    ['allergies', { substance: 'Penicilina', reaction: 'Urticaria', severity: 'severe' }],
+    ['conditions', { description: 'Hipertensión arterial', diagnosisCode: 'I10', onsetDate: '2020-03-01' }],
+    [
+      'medications',
+      { name: 'Enalapril', dose: '10 mg', frequency: 'cada 24 horas', startedOn: '2020-03-02' },
+    ],
+  ] as const) {
+    const added = await send(app, 'POST', `/api/v1/patients/${patient.id}/${list}`, {
+      session: await sessionOf(doctor),
+      body,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+  }
 });
 
 afterAll(async () => {
@@ -335,6 +359,32 @@ describe('a patient (first-party session: patient/*.rs, the patient in context)'
 
     const documents = bundleOf(await fhir(patient, `/DocumentReference?patient=${patient.id}`));
     expect(idsOf(documents).sort()).toEqual([documentId, `rx-${prescriptionId}`].sort());
+  });
+
+  it('reads the chart lists: allergies, conditions with ICD-10 as recorded, medications', async () => {
+    const allergies = bundleOf(await fhir(patient, `/AllergyIntolerance?patient=${patient.id}`));
+    expect(allergies.entry![0]!.resource).toMatchObject({
+      code: { text: 'Penicilina' },
+      reaction: [{ severity: 'severe' }],
+    });
+    const conditions = bundleOf(await fhir(patient, `/Condition?patient=${patient.id}`));
+    expect(conditions.entry![0]!.resource).toMatchObject({
+      code: {
+        coding: [{ system: 'http://hl7.org/fhir/sid/icd-10', code: 'I10' }],
+        text: 'Hipertensión arterial',
+      },
+      onsetDateTime: '2020-03-01',
+    });
+    const medications = bundleOf(await fhir(patient, `/MedicationStatement?patient=${patient.id}`));
+    expect(medications.entry![0]!.resource).toMatchObject({
+      status: 'active',
+      medicationCodeableConcept: { text: 'Enalapril' },
+    });
+    const conditionId = conditions.entry![0]!.resource!.id!;
+    expect((await fhir(doctor, `/Condition/${conditionId}`)).statusCode).toBe(200);
+    outcomeOf(await fhir(otherDoctor, `/Condition/${conditionId}`), 404);
+    outcomeOf(await fhir(staff, `/Condition/${conditionId}`), 404);
+    outcomeOf(await fhir(otherPatient, `/AllergyIntolerance/${allergies.entry![0]!.resource!.id!}`), 404);
   });
 
   it('gets the bytes behind a DocumentReference as a Binary (FHIR JSON) or raw', async () => {
