@@ -8,6 +8,10 @@ export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export interface LaunchOptions {
   /** Fake camera and microphone for video-call journeys. */
   fakeMedia?: boolean;
+  /** Another program that runs Chromium (e.g. inside a network namespace, see netns.ts). */
+  executablePath?: string;
+  /** Flags added to this machine's. */
+  args?: string[];
 }
 
 export interface BrowserHandle {
@@ -37,7 +41,12 @@ export async function launchBrowser(options: LaunchOptions = {}): Promise<Browse
     // calls starved each other (remote video missing for 30 s, clicks waiting for frames).
     args.push('--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream=fps=10');
   }
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args });
+  args.push(...(options.args ?? []));
+  const browser = await chromium.launch({
+    executablePath: options.executablePath ?? chromiumPath,
+    headless: true,
+    args,
+  });
   return { browser, close: () => browser.close() };
 }
 

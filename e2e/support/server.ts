@@ -34,6 +34,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Reuse a data folder (e.g. to test restarts); a fresh temporary one otherwise. */
   dataDir?: string;
+  /** The port to listen on (a free one otherwise): for origins in `env` that name it. */
+  port?: number;
 }
 
 /**
@@ -98,7 +100,7 @@ function freshDataDir(): string {
  * free ports with a fresh embedded database, and resolves once it is ready.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const realtimePort = await freePort();
   const ownsDataDir = !options.dataDir;
   // A server on PostgreSQL (DATABASE_URL) seeds its own database; the embedded one starts from a

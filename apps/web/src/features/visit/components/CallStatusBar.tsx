@@ -88,8 +88,7 @@ export function CallStatusBar({
           <span className={classes.qualityWrap}>
             <ConnectionBadge
               indicator={indicator}
-              text={t(`visit.call.quality.${indicator}`)}
-              label={t(`visit.call.ownQuality.${indicator}`)}
+              text={t(`visit.call.ownQuality.${indicator}`)}
               testId="visit-call-quality"
             />
           </span>

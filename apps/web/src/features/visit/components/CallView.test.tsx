@@ -222,7 +222,9 @@ describe('CallView connection', () => {
       },
     });
     const theirs = screen.getByTestId('visit-remote-quality');
-    expect(theirs.textContent).toBe('Conexión débil');
+    // Each badge says whose connection it is (on a phone both sit near each other).
+    expect(theirs.textContent).toBe('Conexión del paciente: débil');
+    expect(screen.getByTestId('visit-call-quality').textContent).toMatch(/^Su conexión: /);
     expect(theirs.getAttribute('aria-label')).toBe('Conexión de Pedro Gómez: débil');
     expect(screen.getByTestId('visit-call-step-down').textContent).toBe(
       'La conexión de Pedro Gómez es débil: seguimos solo con audio.',
@@ -251,6 +253,8 @@ describe('CallView connection', () => {
     expect(screen.getByTestId('visit-call-step-down').textContent).toBe(
       "Pedro Gómez's connection is very weak: continuing by chat only.",
     );
+    expect(screen.getByTestId('visit-remote-quality').textContent).toBe("Patient's connection: weak");
+    expect(screen.getByTestId('visit-call-quality').textContent).toMatch(/^Your connection: /);
   });
 
   it('covers the picture with "reconnecting" once a connected participant drops, not while first connecting', () => {

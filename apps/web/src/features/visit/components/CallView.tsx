@@ -21,6 +21,7 @@ import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { useApiErrorText } from '../../../lib/error-text';
 import { useEndVisit } from '../api/visit-actions';
 import { useCallQuality } from '../hooks/use-call-quality';
+import { useInterruptedPeers } from '../hooks/use-interrupted-peers';
 import { useNetworkRecovery } from '../hooks/use-network-recovery';
 import type { LocalMedia } from '../hooks/use-local-media';
 import type { PeerMeshHandle } from '../hooks/use-peer-mesh';
@@ -88,6 +89,7 @@ export function CallView({
   const isOnline = session.joined;
   const { sample, level, indicator, reading } = useCallQuality(peers.mesh, isOnline);
   useNetworkRecovery(peers.mesh);
+  const interrupted = useInterruptedPeers(peers.mesh);
   const { stream } = media;
   const [wasConnected] = useState(() => new Set<string>());
   const { sendMedia } = session;
@@ -194,8 +196,9 @@ export function CallView({
       : [];
   });
   /**
-   * Over a remote picture once it has been connected: this page is offline, they dropped, or their
-   * connection is down or being made again (an ICE restart, a new connection after they rejoined).
+   * Over a remote picture once it has been connected: this page is offline, they dropped, their
+   * connection is down or being made again (an ICE restart, a new connection after they rejoined),
+   * or it has received nothing for a while (a cut network the browser was not told of).
    */
   const reconnectingOverlay = (key: string, name: string, state: RTCPeerConnectionState) => {
     if (!wasConnected.has(key)) {
@@ -204,7 +207,7 @@ export function CallView({
     if (!isOnline) {
       return { title: t('visit.call.reconnecting'), detail: t('visit.call.reconnectingSelf') };
     }
-    return session.reconnecting.has(key) || state !== 'connected'
+    return session.reconnecting.has(key) || state !== 'connected' || interrupted.has(key)
       ? { title: t('visit.call.reconnecting'), detail: t('visit.call.reconnectingPeer', { name }) }
       : null;
   };
@@ -282,7 +285,9 @@ export function CallView({
                   remote?.reading && overlay === null ? (
                     <ConnectionBadge
                       indicator={theirs}
-                      text={t(`visit.call.quality.${theirs}`)}
+                      text={t(`visit.call.roleQuality.${who.role ?? 'guest'}`, {
+                        quality: t(`visit.call.qualityWord.${theirs}`),
+                      })}
                       label={t(`visit.call.theirQuality.${theirs}`, { name: who.name })}
                       testId="visit-remote-quality"
                       isOnVideo

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PeerMesh, type OutgoingSignal } from './peer-mesh';
 
 /** A stand-in for RTCPeerConnection with the signalling state machine the mesh relies on. */
@@ -15,7 +15,8 @@ class FakePeerConnection {
   onnegotiationneeded: (() => Promise<void>) | null = null;
   onicecandidate: unknown = null;
   ontrack: unknown = null;
-  oniceconnectionstatechange: unknown = null;
+  oniceconnectionstatechange: (() => void) | null = null;
+  onsignalingstatechange: (() => void) | null = null;
   onconnectionstatechange: unknown = null;
 
   setLocalDescription(): Promise<void> {
@@ -258,6 +259,41 @@ describe('peer mesh (recovery and chat only)', () => {
     mesh.connect('user:c');
     mesh.restartIce();
     expect(created.map((pc) => pc.log.filter((entry) => entry === 'restartIce').length)).toEqual([1, 1]);
+  });
+
+  it('restarts ICE on a negotiated connection that gathers no candidate pair, or keeps checking', async () => {
+    vi.useFakeTimers();
+    try {
+      const { mesh, created } = createMesh('user:a');
+      mesh.connect('user:b');
+      const pc = created[0]!;
+      const restarts = () => pc.log.filter((entry) => entry === 'restartIce').length;
+      await pc.onnegotiationneeded?.();
+      // Not negotiated yet (our offer is out): nothing to wait for.
+      vi.advanceTimersByTime(10_000);
+      expect(restarts()).toBe(0);
+      mesh.handleSignal({ appointmentId: 'v', from: 'user:b', description: { type: 'answer', sdp: 'a' } });
+      await vi.advanceTimersByTimeAsync(0);
+      pc.onsignalingstatechange?.();
+      // Negotiated, and no candidate pair at all (the network had just come back, say).
+      vi.advanceTimersByTime(2_499);
+      expect(restarts()).toBe(0);
+      vi.advanceTimersByTime(1);
+      expect(restarts()).toBe(1);
+      // Checking is progress: the longer wait starts again, and a connection that connects is left alone.
+      pc.iceConnectionState = 'checking';
+      pc.oniceconnectionstatechange?.();
+      vi.advanceTimersByTime(7_999);
+      expect(restarts()).toBe(1);
+      vi.advanceTimersByTime(1);
+      expect(restarts()).toBe(2);
+      pc.iceConnectionState = 'connected';
+      pc.oniceconnectionstatechange?.();
+      vi.advanceTimersByTime(60_000);
+      expect(restarts()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('sends no sound at the chat-only level, and sound again once it steps back up', () => {

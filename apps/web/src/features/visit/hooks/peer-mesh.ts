@@ -23,6 +23,8 @@ interface Peer {
   queue: Promise<void>;
   stream: MediaStream | null;
   disconnectedTimer: ReturnType<typeof setTimeout> | null;
+  /** Runs while the connection is negotiated but not connected yet (see {@link PeerMesh.watchConnecting}). */
+  connectingTimer: ReturnType<typeof setTimeout> | null;
   closed: boolean;
   /** Opened by their offer: our tracks join its transceivers before we answer (no second round). */
   tracksDeferred: boolean;
@@ -40,6 +42,12 @@ export interface PeerMeshOptions {
   onChange: () => void;
   /** How long "disconnected" may last before an ICE restart (ms). */
   disconnectedRestartMs?: number;
+  /**
+   * How long a negotiated connection may stay without a single candidate pair (ICE "new") before
+   * an ICE restart (ms); and how long it may keep checking pairs without connecting.
+   */
+  noPairRestartMs?: number;
+  checkingRestartMs?: number;
   createPeerConnection?: (configuration: RTCConfiguration) => RTCPeerConnection;
 }
 
@@ -57,11 +65,15 @@ export class PeerMesh {
   /** Replaces the camera track in every sender (screen share, camera switch, audio only). */
   private videoOverride: { track: MediaStreamTrack | null } | null = null;
   private readonly restartMs: number;
+  private readonly noPairRestartMs: number;
+  private readonly checkingRestartMs: number;
   /** The chat-only level: no microphone is sent (see {@link setAudioSending}). */
   private isAudioOff = false;
 
   constructor(private readonly options: PeerMeshOptions) {
     this.restartMs = options.disconnectedRestartMs ?? 5_000;
+    this.noPairRestartMs = options.noPairRestartMs ?? 2_500;
+    this.checkingRestartMs = options.checkingRestartMs ?? 8_000;
   }
 
   /** The other participants' connections, in join order. */
@@ -75,6 +87,11 @@ export class PeerMesh {
 
   connections(): RTCPeerConnection[] {
     return [...this.peers.values()].map((peer) => peer.pc);
+  }
+
+  /** Each other participant's key with their live connection. */
+  connectionsByKey(): [string, RTCPeerConnection][] {
+    return [...this.peers.values()].map((peer) => [peer.key, peer.pc]);
   }
 
   has(key: string): boolean {
@@ -178,6 +195,7 @@ export class PeerMesh {
       queue: Promise.resolve(),
       stream: null,
       disconnectedTimer: null,
+      connectingTimer: null,
       closed: false,
       tracksDeferred: answering,
       held: isPrepared ? [] : null,
@@ -235,13 +253,45 @@ export class PeerMesh {
         clearTimeout(peer.disconnectedTimer);
         peer.disconnectedTimer = null;
       }
+      this.watchConnecting(peer);
     };
+    pc.onsignalingstatechange = () => this.watchConnecting(peer);
     pc.onconnectionstatechange = () => this.options.onChange();
 
     if (!answering) {
       this.addLocalTracks(peer);
     }
     return peer;
+  }
+
+  /**
+   * A connection negotiated (both descriptions, signalling stable) that does not connect is
+   * restarted: with no candidate pair at all after {@link noPairRestartMs} — seen when the network
+   * has just come back: the browser had not yet noticed its interfaces again and gathered no
+   * candidate, and it never gathers again by itself — or still checking after
+   * {@link checkingRestartMs}. Every change of state is progress and starts the wait again.
+   */
+  private watchConnecting(peer: Peer): void {
+    if (peer.connectingTimer !== null) {
+      clearTimeout(peer.connectingTimer);
+      peer.connectingTimer = null;
+    }
+    const { pc } = peer;
+    const isWaiting = () =>
+      !peer.closed &&
+      pc.signalingState === 'stable' &&
+      pc.remoteDescription !== null &&
+      (pc.iceConnectionState === 'new' || pc.iceConnectionState === 'checking');
+    if (!isWaiting()) {
+      return;
+    }
+    const waitMs = pc.iceConnectionState === 'new' ? this.noPairRestartMs : this.checkingRestartMs;
+    peer.connectingTimer = setTimeout(() => {
+      peer.connectingTimer = null;
+      if (isWaiting()) {
+        pc.restartIce();
+      }
+    }, waitMs);
   }
 
   /** Closes the connection to `key` (they left, or their connection was replaced). */
@@ -253,6 +303,9 @@ export class PeerMesh {
     peer.closed = true;
     if (peer.disconnectedTimer !== null) {
       clearTimeout(peer.disconnectedTimer);
+    }
+    if (peer.connectingTimer !== null) {
+      clearTimeout(peer.connectingTimer);
     }
     peer.pc.close();
     this.peers.delete(key);
