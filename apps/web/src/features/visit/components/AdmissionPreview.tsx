@@ -1,12 +1,13 @@
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
-import { Badge, Button, Group, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconLoader2, IconVideo, IconVideoOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { browserFamilyOf, type MediaProblem } from '../device-check-result';
 import type { AdmissionPrewarm } from '../hooks/use-admission-prewarm';
 import { useMicLevel } from '../hooks/use-mic-level';
+import { DevicePickers } from './DevicePickers';
 import { Guidance } from './DeviceCheck';
 import { VideoTile } from './VideoTile';
 import classes from './AdmissionPreview.module.css';
@@ -44,13 +45,6 @@ export function AdmissionPreview({ prewarm }: { prewarm: AdmissionPrewarm }) {
           ? 'partial'
           : 'ready';
   const badge = badges[state];
-  const deviceOptions = (devices: MediaDeviceInfo[]) =>
-    devices.length > 0
-      ? devices.map((device, index) => ({
-          value: device.deviceId,
-          label: device.label || t('visit.check.deviceN', { n: index + 1 }),
-        }))
-      : [{ value: '', label: t('visit.check.noDevice') }];
 
   return (
     <Paper
@@ -110,24 +104,7 @@ export function AdmissionPreview({ prewarm }: { prewarm: AdmissionPrewarm }) {
                 </div>
               </div>
               <div className={classes.pickers}>
-                <NativeSelect
-                  size="xs"
-                  label={t('visit.check.camera')}
-                  data={deviceOptions(media.cameras)}
-                  value={media.cameraId ?? ''}
-                  onChange={(event) => media.setCameraId(event.currentTarget.value)}
-                  disabled={media.cameras.length === 0}
-                  data-testid="admission-preview-camera"
-                />
-                <NativeSelect
-                  size="xs"
-                  label={t('visit.check.microphone')}
-                  data={deviceOptions(media.microphones)}
-                  value={media.microphoneId ?? ''}
-                  onChange={(event) => media.setMicrophoneId(event.currentTarget.value)}
-                  disabled={media.microphones.length === 0}
-                  data-testid="admission-preview-microphone"
-                />
+                <DevicePickers media={media} testIdPrefix="admission-preview" size="xs" />
               </div>
               <Group>
                 <Button

@@ -30,6 +30,7 @@ import {
 import { useLocalMedia } from '../hooks/use-local-media';
 import { useMicLevel } from '../hooks/use-mic-level';
 import { canChooseSpeaker, checkConnectivity, measureRealtimeRtt, playTestTone } from '../hooks/probes';
+import { DevicePickers } from './DevicePickers';
 import { VideoTile } from './VideoTile';
 import classes from './Visit.module.css';
 
@@ -137,36 +138,7 @@ export function DeviceCheck({
               className={classes.preview}
             />
           </div>
-          <NativeSelect
-            label={t('visit.check.camera')}
-            data={
-              media.cameras.length > 0
-                ? media.cameras.map((device, index) => ({
-                    value: device.deviceId,
-                    label: device.label || t('visit.check.deviceN', { n: index + 1 }),
-                  }))
-                : [{ value: '', label: t('visit.check.noDevice') }]
-            }
-            value={media.cameraId ?? ''}
-            onChange={(event) => media.setCameraId(event.currentTarget.value)}
-            disabled={media.cameras.length === 0}
-            data-testid="device-check-camera"
-          />
-          <NativeSelect
-            label={t('visit.check.microphone')}
-            data={
-              media.microphones.length > 0
-                ? media.microphones.map((device, index) => ({
-                    value: device.deviceId,
-                    label: device.label || t('visit.check.deviceN', { n: index + 1 }),
-                  }))
-                : [{ value: '', label: t('visit.check.noDevice') }]
-            }
-            value={media.microphoneId ?? ''}
-            onChange={(event) => media.setMicrophoneId(event.currentTarget.value)}
-            disabled={media.microphones.length === 0}
-            data-testid="device-check-microphone"
-          />
+          <DevicePickers media={media} testIdPrefix="device-check" />
           <div>
             <Text size="sm" fw={500} mb={4} id="mic-level-label">
               {t('visit.check.level')}

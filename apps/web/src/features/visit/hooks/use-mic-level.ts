@@ -1,8 +1,42 @@
 import { useEffect, useState } from 'react';
 
+/** What ends the wait for a gesture: the first click, tap or key on the page. */
+const gestureEvents = ['pointerdown', 'keydown', 'touchend'] as const;
+
+/**
+ * Browsers start an AudioContext made before the person touched the page suspended (autoplay
+ * rules: Chrome on a page opened from a bookmark or reloaded, Safari): its analyser then reads
+ * silence and the meter stays empty. It is asked to resume at once (allowed once the page was
+ * used), and again on the first gesture. Returns what removes the listeners.
+ */
+export function resumeWhenAllowed(context: AudioContext, target: EventTarget = window): () => void {
+  const resume = () => {
+    if (context.state === 'suspended') {
+      void context.resume().catch(() => undefined);
+    }
+  };
+  const stop = () => {
+    for (const name of gestureEvents) {
+      target.removeEventListener(name, onGesture, true);
+    }
+  };
+  const onGesture = () => {
+    resume();
+    stop();
+  };
+  if (context.state !== 'suspended') {
+    return () => undefined;
+  }
+  resume();
+  for (const name of gestureEvents) {
+    target.addEventListener(name, onGesture, true);
+  }
+  return stop;
+}
+
 /**
  * The microphone's level (0…1) from a Web Audio analyser, read on every animation frame, for
- * the meter of the device check and the call's speaking indicator.
+ * the meter of the device check and the doctor's waiting-room preview.
  */
 export function useMicLevel(stream: MediaStream | null): number {
   const [level, setLevel] = useState(0);
@@ -12,6 +46,7 @@ export function useMicLevel(stream: MediaStream | null): number {
       return;
     }
     const context = new AudioContext();
+    const stopWaiting = resumeWhenAllowed(context);
     const source = context.createMediaStreamSource(new MediaStream([track]));
     const analyser = context.createAnalyser();
     analyser.fftSize = 512;
@@ -36,6 +71,7 @@ export function useMicLevel(stream: MediaStream | null): number {
     frame = requestAnimationFrame(tick);
     return () => {
       cancelAnimationFrame(frame);
+      stopWaiting();
       source.disconnect();
       void context.close();
     };
