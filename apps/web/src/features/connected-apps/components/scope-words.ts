@@ -37,9 +37,11 @@ export function describeScopes(scopes: readonly string[], t: TFunction): string[
     } else if (label.resourceType === null) {
       line = t(`connectedApps.scopes.${label.key}` as 'connectedApps.scopes.identity');
     } else {
+      // A patient reads their own ("your appointments"); a clinician their patients' ("appointments").
+      const group = label.key === 'userRead' ? 'userResources' : 'resources';
       const resource = knownResources.has(label.resourceType)
         ? t(
-            `connectedApps.resources.${label.resourceType === '*' ? 'all' : label.resourceType}` as 'connectedApps.resources.all',
+            `connectedApps.${group}.${label.resourceType === '*' ? 'all' : label.resourceType}` as 'connectedApps.resources.all',
           )
         : label.resourceType;
       line = t(`connectedApps.scopes.${label.key}` as 'connectedApps.scopes.patientRead', { what: resource });
