@@ -1,5 +1,5 @@
 import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, diagnosisCodes, visitVitals } from '../../db/schema.js';
 import { createClock } from '../../test/booking-fixtures.js';
@@ -522,7 +522,8 @@ describe('SMART scopes on the access the plugin builds', () => {
     const events = await context.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.action, 'record.viewed'), eq(auditEvents.targetId, patient.id)));
+      .where(and(eq(auditEvents.action, 'record.viewed'), eq(auditEvents.targetId, patient.id)))
+      .orderBy(asc(auditEvents.id));
     const viaApp = events.filter(
       (event) => (event.details as { client?: { id: string } | null }).client?.id === 'app-1',
     );
