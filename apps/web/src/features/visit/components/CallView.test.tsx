@@ -108,6 +108,7 @@ beforeAll(() => {
 
 afterEach(() => {
   window.matchMedia = originalMatchMedia;
+  vi.restoreAllMocks();
 });
 
 function renderCall(
@@ -230,6 +231,25 @@ describe('CallView connection', () => {
       'La conexión de Pedro Gómez es débil: seguimos solo con audio.',
     );
     expect(screen.queryByTestId('visit-remote-reconnecting')).toBeNull();
+  });
+
+  it('shows the level in words over the patient’s picture at audio only, not their last frozen frame', () => {
+    const stream = {
+      getVideoTracks: () => [{ kind: 'video' }],
+      getAudioTracks: () => [],
+      getTracks: () => [{ kind: 'video' }],
+    } as unknown as MediaStream;
+    // jsdom plays nothing: play() resolves as a browser's would.
+    vi.spyOn(HTMLMediaElement.prototype, 'play').mockImplementation(() => Promise.resolve());
+    const media = patientMedia('audio_only', 'weak');
+    // Their camera is still on: it is the connection that stopped the video.
+    media.set(people.patient.key, { ...media.get(people.patient.key)!, video: true });
+    renderCall(people.doctor, undefined, 'es', {
+      peers: { ...peers, peers: [{ key: people.patient.key, stream, connectionState: 'connected' }] },
+      session: { ...session, media },
+    });
+    expect(screen.getByText('Solo audio por la conexión')).toBeTruthy();
+    expect(screen.getByTestId('visit-remote-video').style.visibility).toBe('hidden');
   });
 
   it('no notice while everyone has full video; the patient’s chat-only level is said in English too', () => {

@@ -270,7 +270,14 @@ export function CallView({
                 participantKey={peer.key}
                 label={who.role ? `${who.name} · ${t(`visit.roles.${who.role}`)}` : who.name}
                 isMuted={remote ? !remote.audio : false}
-                isCameraOff={remote ? !remote.video && !remote.screen : false}
+                // At audio or chat only their video stops: their last frame would stay frozen.
+                isCameraOff={
+                  remote
+                    ? (!remote.video && !remote.screen) ||
+                      remote.quality === 'audio_only' ||
+                      remote.quality === 'chat_only'
+                    : false
+                }
                 isConnecting={peer.stream === null}
                 placeholder={
                   peer.stream === null
