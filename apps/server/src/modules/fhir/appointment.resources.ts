@@ -1,4 +1,4 @@
-import type { Appointment } from '@medplum/fhirtypes';
+import type { Appointment, Encounter } from '@medplum/fhirtypes';
 import { isUuid } from '../../lib/uuid.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import {
@@ -180,5 +180,60 @@ export const appointmentHandler: ResourceHandler = {
       total: total - (rows.length - visible.length),
       patients: [...grants.values()].filter((grant): grant is PatientGrant => grant !== null),
     };
+  },
+};
+
+/** Held visits: an appointment that started (in progress or completed) is an Encounter of the same id. */
+const heldStatuses: readonly FhirAppointmentRow['status'][] = ['in_progress', 'completed'];
+
+export function presentEncounter(row: FhirAppointmentRow): Encounter {
+  return {
+    resourceType: 'Encounter',
+    id: row.id,
+    status: row.status === 'in_progress' ? 'in-progress' : 'finished',
+    class: { system: 'http://terminology.hl7.org/CodeSystem/v3-ActCode', code: 'VR', display: 'virtual' },
+    subject: ref('Patient', row.patientUserId, row.patientName),
+    participant: [{ individual: ref('Practitioner', row.doctorUserId, row.doctorName) }],
+    appointment: [ref('Appointment', row.id)],
+    period: {
+      start: (row.startedAt ?? row.startsAt).toISOString(),
+      ...(row.endedAt === null ? {} : { end: row.endedAt.toISOString() }),
+    },
+  };
+}
+
+export const encounterHandler: ResourceHandler = {
+  type: 'Encounter',
+  documentation: 'Held video visits (an appointment that started), with the same id as the Appointment.',
+  searchParams: [
+    { name: 'patient', type: 'reference', documentation: 'The patient (Patient/<id>).' },
+    { name: 'date', type: 'date', documentation: 'The scheduled start (eq, ge, gt, le, lt).' },
+  ],
+  async read(reader, limit, id) {
+    const row = isUuid(id) ? await findAppointmentRow(reader.ctx.db, id) : null;
+    if (row === null || !heldStatuses.includes(row.status)) {
+      return null;
+    }
+    const grant = await grantFor(reader, limit, row.patientUserId, 'administrative');
+    return grant === null ? null : { resource: presentEncounter(row), patient: grant };
+  },
+  async search(reader, limit, { params, count, offset }) {
+    const dates = dateBounds(params, 'date');
+    const target = await searchPatient(reader, limit, single(params, 'patient'), 'administrative');
+    if (target.kind === 'missing') {
+      throw patientRequired();
+    }
+    if (target.kind === 'none') {
+      return emptyResult;
+    }
+    const { rows, total } = await searchAppointmentRows(reader.ctx.db, {
+      patientId: target.grant.patientId,
+      doctorId: null,
+      statuses: heldStatuses,
+      dates,
+      limit: count,
+      offset,
+    });
+    return { resources: rows.map(presentEncounter), total, patients: [target.grant] };
   },
 };

@@ -1,5 +1,5 @@
 import type { CapabilityStatement } from '@medplum/fhirtypes';
-import { appointmentHandler } from './appointment.resources.js';
+import { appointmentHandler, encounterHandler } from './appointment.resources.js';
 import {
   allergyIntoleranceHandler,
   conditionHandler,
@@ -16,6 +16,7 @@ export const resourceHandlers: readonly ResourceHandler[] = [
   practitionerHandler,
   organizationHandler,
   appointmentHandler,
+  encounterHandler,
   allergyIntoleranceHandler,
   conditionHandler,
   medicationStatementHandler,

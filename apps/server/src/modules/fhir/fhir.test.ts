@@ -126,6 +126,9 @@ beforeAll(async () => {
       doctorId: doctor.id,
       patientId: patient.id,
       startsAt: `2026-05-${day}T10:00:00Z`,
+      ...(day === '05'
+        ? { status: 'completed' as const, startedAt: '2026-05-05T10:01:00Z', endedAt: '2026-05-05T10:25:00Z' }
+        : {}),
     });
   }
   otherVisitId = (
@@ -359,6 +362,17 @@ describe('a patient (first-party session: patient/*.rs, the patient in context)'
 
     const documents = bundleOf(await fhir(patient, `/DocumentReference?patient=${patient.id}`));
     expect(idsOf(documents).sort()).toEqual([documentId, `rx-${prescriptionId}`].sort());
+  });
+
+  it('reads held visits as Encounters (the ids vitals and documents refer to)', async () => {
+    const encounters = bundleOf(await fhir(patient, `/Encounter?patient=${patient.id}`));
+    expect(encounters.total).toBe(1);
+    expect(encounters.entry![0]!.resource).toMatchObject({
+      status: 'finished',
+      period: { start: '2026-05-05T10:01:00.000Z' },
+    });
+    outcomeOf(await fhir(patient, `/Encounter/${visitId}`), 404);
+    outcomeOf(await fhir(otherDoctor, `/Encounter/${encounters.entry![0]!.resource!.id!}`), 404);
   });
 
   it('reads the chart lists: allergies, conditions with ICD-10 as recorded, medications', async () => {
