@@ -1,10 +1,10 @@
+import type { QuestionnaireResponse } from '@medplum/fhirtypes';
 import { errorResponseSchema } from '@telemedicina/shared/api';
 import { appointmentSchema } from '@telemedicina/shared/appointment';
 import {
   intakeFormListSchema,
   intakeProblemsDetailsSchema,
   intakeResponseDetailSchema,
-  type IntakeResponseDetail,
 } from '@telemedicina/shared/intake';
 import type { AnswerMap } from '@telemedicina/shared/intake-logic';
 import { answersOf } from '@telemedicina/shared/intake-logic';
@@ -132,7 +132,7 @@ describe('answering', () => {
       (await as(patient, 'GET', `/intake-responses/${responseId}`)).json(),
     );
     expect(again.status).toBe('in-progress');
-    expect(answersOf(again.response as IntakeResponseDetail['response'] & { item?: [] })).toEqual({
+    expect(answersOf(again.response as unknown as QuestionnaireResponse)).toEqual({
       'phq9-1': choice('1'),
       'phq9-2': choice('2'),
     });
@@ -159,7 +159,10 @@ describe('answering', () => {
     const detail = intakeResponseDetailSchema.parse(
       (await as(patient, 'GET', `/intake-responses/${responseId}`)).json(),
     );
-    expect(answersOf(detail.response)).toEqual({ 'phq9-1': choice('1'), 'phq9-2': choice('2') });
+    expect(answersOf(detail.response as unknown as QuestionnaireResponse)).toEqual({
+      'phq9-1': choice('1'),
+      'phq9-2': choice('2'),
+    });
   });
 
   it('refuses a submit with required items missing, naming them, and keeps the response open', async () => {
