@@ -68,8 +68,8 @@ import { recordsRoutes } from './modules/records/records.routes.js';
 import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/records/documents.routes.js';
-import { consentsRoutes } from './modules/consents/consents.routes.js';
 import { intakeRoutes } from './modules/intake/intake.routes.js';
+import { consentsRoutes } from './modules/consents/consents.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
 import { createSmartServer } from './modules/smart/smart-provider.js';
 import { smartApiRoutes, smartServerRoutes } from './modules/smart/smart.routes.js';
@@ -314,9 +314,9 @@ export async function buildApp({
         await api.register(notesRoutes, { services, storage });
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });
-        await api.register(consentsRoutes, { services, storage });
-        await api.register(smartApiRoutes, { services, smart });
         await api.register(intakeRoutes, { services });
+        await api.register(smartApiRoutes, { services, smart });
+        await api.register(consentsRoutes, { services, storage });
         for (const routes of extraApiRoutes) {
           await api.register(async (scope) => {
             await routes(scope);

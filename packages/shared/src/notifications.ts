@@ -14,8 +14,8 @@ export const notificationKinds = [
   'record.emergencyAccess',
   'record.exported',
   'note.signed',
-  'consent.withdrawn',
   'intake.formsDue',
+  'consent.withdrawn',
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -416,8 +416,8 @@ export async function seedDemoData(
     if (demoAppointments.length > 0) {
       await tx.insert(appointments).values(demoAppointments);
     }
-    await seedDemoQuestionnaires(tx, specialtyId.get('Psiquiatría'));
     await seedDemoConsentDocuments(tx, now);
+    await seedDemoQuestionnaires(tx, specialtyId.get('Psiquiatría'));
     await writeSetting(tx, settingKeys.mfaRequiredRoles, [], { now });
     await writeSetting(tx, settingKeys.clinicTimeZone, demoTimeZone, { now });
     // Third-party apps may register by themselves for SMART on FHIR sign-in (docs/FHIR.md).
