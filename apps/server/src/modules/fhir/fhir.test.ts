@@ -1,9 +1,9 @@
-import type { Bundle, CapabilityStatement, OperationOutcome, Resource } from '@medplum/fhirtypes';
+import type { Binary, CapabilityStatement, Resource } from '@medplum/fhirtypes';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, diagnosisCodes, visitVitals } from '../../db/schema.js';
+import { auditEvents } from '../../db/schema.js';
 import { createClock } from '../../test/booking-fixtures.js';
-import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
+import { tinyPdf } from '../../test/document-fixtures.js';
 import {
   createAppointment,
   createUser,
@@ -16,7 +16,7 @@ import { createTestContext, testAppOrigin, type TestContext } from '../../test/t
 import { serverVersion } from '../../paths.js';
 import { createFileStorage } from '../files/file-storage.js';
 import type { FhirAccess } from './fhir-access.js';
-import { fhirErrors, resourcesIn } from './fhir-test-support.js';
+import { bundleOf, expectValid, idsOf, outcomeOf, seedFhirRecord } from './fhir-test-support.js';
 import { resourceHandlers } from './fhir-table.js';
 import { fhirRoutes } from './fhir.routes.js';
 
@@ -69,32 +69,6 @@ async function withAccess(access: Omit<FhirAccess, 'tokenExpiresAt'>, path: stri
   });
 }
 
-function expectValid(resource: Resource): void {
-  const all = resource.resourceType === 'Bundle' ? resourcesIn(resource) : [resource];
-  for (const one of all) {
-    expect(fhirErrors(one), `${one.resourceType}/${one.id ?? ''}`).toEqual([]);
-  }
-}
-
-function bundleOf(response: { statusCode: number; body: string; headers: Record<string, unknown> }): Bundle {
-  expect(response.statusCode, response.body).toBe(200);
-  expect(response.headers['content-type']).toBe('application/fhir+json; charset=utf-8');
-  const bundle = JSON.parse(response.body) as Bundle;
-  expect(bundle.resourceType).toBe('Bundle');
-  expectValid(bundle);
-  return bundle;
-}
-
-function outcomeOf(response: { statusCode: number; body: string }, status: number): OperationOutcome {
-  expect(response.statusCode, response.body).toBe(status);
-  const outcome = JSON.parse(response.body) as OperationOutcome;
-  expect(outcome.resourceType).toBe('OperationOutcome');
-  expectValid(outcome);
-  return outcome;
-}
-
-const idsOf = (bundle: Bundle) => (bundle.entry ?? []).map((entry) => entry.resource!.id);
-
 beforeAll(async () => {
   context = await createTestContext({
     now: clock.now,
@@ -138,90 +112,14 @@ beforeAll(async () => {
       startsAt: '2026-05-04T11:00:00Z',
     })
   ).id;
-  await context.db.insert(visitVitals).values([
-    {
-      appointmentId: visitId,
-      patientUserId: patient.id,
-      heartRateBpm: 72,
-      systolicMmHg: 121,
-      diastolicMmHg: 79,
-      temperatureC: 36.6,
-      respiratoryRate: 14,
-      oxygenSaturation: 98,
-      weightKg: 64.5,
-      heightCm: 168,
-      glucoseMgDl: 95,
-      reportedAt: new Date('2026-05-04T09:50:00Z'),
-    },
-    {
-      appointmentId: otherVisitId,
-      patientUserId: otherPatient.id,
-      heartRateBpm: 80,
-      reportedAt: new Date('2026-05-04T10:50:00Z'),
-    },
-  ]);
-  const upload = await uploadChartDocument(
-    app,
-    await sessionOf(patient),
-    patient.id,
-    {
-      name: 'analitica.pdf',
-      type: 'application/pdf',
-      bytes: tinyPdf('analitica'),
-    },
-    { category: 'lab' },
-  );
-  expect(upload.statusCode, upload.body).toBe(201);
-  documentId = upload.json<{ id: string }>().id;
-  const issued = await send(app, 'POST', `/api/v1/patients/${patient.id}/prescriptions`, {
-    session: await sessionOf(doctor),
-    body: {
-      items: [
-        {
-          medication: 'Amoxicilina 500 mg',
-          dose: '1 cápsula',
-          route: 'oral',
-          frequency: 'cada 8 horas',
-          duration: '7 días',
-          quantity: '21',
-        },
-        {
-          medication: 'Paracetamol 1 g',
-          dose: '1 comprimido',
-          route: 'oral',
-          frequency: 'cada 8 horas si dolor',
-          duration: '5 días',
-          quantity: '1 caja',
-        },
-      ],
-    },
-  });
-  expect(issued.statusCode, issued.body).toBe(201);
-  prescriptionId = issued.json<{ id: string }>().id;
-  await context.db
-    .insert(diagnosisCodes)
-    .values({
-      code: 'I10',
-      chapter: 'IX',
-      nameEs: 'Hipertensión esencial (primaria)',
-      nameEn: 'Essential (primary) hypertension',
-      searchText: 'i10 hipertension',
-    })
-    .onConflictDoNothing();
-  for (const [list, body] of [
-    ['allergies', { substance: 'Penicilina', reaction: 'Urticaria', severity: 'severe' }],
-    ['conditions', { description: 'Hipertensión arterial', diagnosisCode: 'I10', onsetDate: '2020-03-01' }],
-    [
-      'medications',
-      { name: 'Enalapril', dose: '10 mg', frequency: 'cada 24 horas', startedOn: '2020-03-02' },
-    ],
-  ] as const) {
-    const added = await send(app, 'POST', `/api/v1/patients/${patient.id}/${list}`, {
-      session: await sessionOf(doctor),
-      body,
-    });
-    expect(added.statusCode, added.body).toBe(201);
-  }
+  ({ documentId, prescriptionId } = await seedFhirRecord(context, {
+    patient,
+    otherPatient,
+    visitId,
+    otherVisitId,
+    patientSession: await sessionOf(patient),
+    doctorSession: await sessionOf(doctor),
+  }));
 });
 
 afterAll(async () => {
@@ -404,8 +302,8 @@ describe('a patient (first-party session: patient/*.rs, the patient in context)'
   it('gets the bytes behind a DocumentReference as a Binary (FHIR JSON) or raw', async () => {
     const binary = await fhir(patient, `/Binary/${documentId}`, { accept: 'application/fhir+json' });
     expect(binary.statusCode).toBe(200);
-    const resource = JSON.parse(binary.body) as { resourceType: string; contentType: string; data: string };
-    expectValid(resource as Resource);
+    const resource = JSON.parse(binary.body) as Binary & { contentType: string; data: string };
+    expectValid(resource);
     expect(resource.contentType).toBe('application/pdf');
     expect(Buffer.from(resource.data, 'base64').equals(tinyPdf('analitica'))).toBe(true);
     const raw = await fhir(patient, `/Binary/${documentId}`, { accept: 'application/pdf' });
@@ -586,22 +484,5 @@ describe('SMART scopes on the access the plugin builds', () => {
         (entry) => entry.section === 'fhir' && entry.actor?.id === patient.id && entry.client === null,
       ),
     ).toEqual([]);
-  });
-});
-
-describe('the validation the tests rely on', () => {
-  it('finds errors in an invalid resource (so a clean result means something)', () => {
-    expect(fhirErrors({ resourceType: 'Patient', birthDate: '04/05/2026' }).length).toBeGreaterThan(0);
-    expect(
-      fhirErrors({
-        resourceType: 'Observation',
-        status: 'final',
-        code: { text: 'x' },
-        valueQuantity: { value: 'a' },
-      } as unknown as Resource).length,
-    ).toBeGreaterThan(0);
-    expect(
-      fhirErrors({ resourceType: 'Appointment', participant: [] } as unknown as Resource).length,
-    ).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import { isPoliteTowards, type VisitSignal, type VisitSignalDelivery } from '@telemedicina/shared/visits';
+import { putLocalTracks, transceiverOf, withVideoLevel } from './peer-tracks';
 
 /** What the mesh sends to one other participant (the caller adds the appointment). */
 export type OutgoingSignal = Omit<VisitSignal, 'appointmentId'>;
@@ -442,7 +443,7 @@ export class PeerMesh {
       if (peer.tracksDeferred) {
         continue;
       }
-      const sender = this.senderOf(peer, 'video');
+      const sender = transceiverOf(peer.pc, 'video')?.sender;
       if (sender) {
         void sender.replaceTrack(video).catch(() => undefined);
       } else if (video && this.localStream) {
@@ -458,51 +459,14 @@ export class PeerMesh {
     return this.localStream?.getVideoTracks()[0] ?? null;
   }
 
-  private transceiverOf(peer: Peer, kind: 'audio' | 'video'): RTCRtpTransceiver | undefined {
-    return peer.pc
-      .getTransceivers()
-      .find(
-        (transceiver) =>
-          transceiver.currentDirection !== 'stopped' &&
-          (transceiver.sender.track?.kind ?? transceiver.receiver.track.kind) === kind,
-      );
-  }
-
-  private senderOf(peer: Peer, kind: 'audio' | 'video'): RTCRtpSender | undefined {
-    return this.transceiverOf(peer, kind)?.sender;
-  }
-
-  /**
-   * Puts the local tracks on the connection: a new sender when there is none of that kind, else
-   * the track replaces the sender's. A transceiver created by the other side's offer before our
-   * camera was on only receives: it is turned to send as well (which renegotiates).
-   */
+  /** Puts the local tracks on the connection (see {@link putLocalTracks}). */
   private addLocalTracks(peer: Peer): void {
     const stream = this.localStream;
     if (!stream) {
       return;
     }
     const audio = this.isAudioOff ? null : (stream.getAudioTracks()[0] ?? null);
-    const video = this.currentVideoTrack();
-    for (const [kind, track] of [
-      ['audio', audio],
-      ['video', video],
-    ] as const) {
-      const transceiver = this.transceiverOf(peer, kind);
-      if (!transceiver) {
-        if (track) {
-          peer.pc.addTrack(track, stream);
-        }
-        continue;
-      }
-      if (transceiver.sender.track !== track) {
-        void transceiver.sender.replaceTrack(track).catch(() => undefined);
-      }
-      if (track && (transceiver.direction === 'recvonly' || transceiver.direction === 'inactive')) {
-        transceiver.sender.setStreams?.(stream);
-        transceiver.direction = 'sendrecv';
-      }
-    }
+    putLocalTracks(peer.pc, stream, { audio, video: this.currentVideoTrack() });
   }
 
   /** The network changed or came back: new candidates and a new pair on every live connection. */
@@ -523,24 +487,11 @@ export class PeerMesh {
   /** Applies the video level to every video sender (bitrate cap and resolution scale). */
   async applyVideoLevel(level: 'high' | 'low' | 'audio_only' | 'chat_only'): Promise<void> {
     for (const peer of this.peers.values()) {
-      const sender = this.senderOf(peer, 'video');
+      const sender = transceiverOf(peer.pc, 'video')?.sender;
       if (!sender) {
         continue;
       }
-      const parameters = sender.getParameters();
-      if (!parameters.encodings || parameters.encodings.length === 0) {
-        parameters.encodings = [{}];
-      }
-      for (const encoding of parameters.encodings) {
-        if (level === 'low') {
-          encoding.maxBitrate = 150_000;
-          encoding.scaleResolutionDownBy = 4;
-        } else {
-          delete encoding.maxBitrate;
-          encoding.scaleResolutionDownBy = 1;
-        }
-      }
-      await sender.setParameters(parameters).catch(() => undefined);
+      await sender.setParameters(withVideoLevel(sender.getParameters(), level)).catch(() => undefined);
     }
   }
 }
