@@ -23,6 +23,21 @@ export const rateLimits = {
   emailedLink: { max: 5, timeWindow: 15 * minute },
   /** Looking an invitation up (the page may be reloaded a few times). */
   tokenLookup: { max: 30, timeWindow: 15 * minute },
+  /**
+   * RFC 7591 registrations at /oauth/reg (open to any app when the clinic allows it): an app
+   * registers once, so a few per address leave room for developers and stop a flood of clients.
+   */
+  appRegistration: {
+    max: 20,
+    timeWindow: 10 * minute,
+    keyGenerator: (request: FastifyRequest): string => `oauth-registration:${request.ip}`,
+  },
+  /** Everything else the authorization server answers (/oauth: authorize, token, refresh, jwks…). */
+  authorizationServer: {
+    max: 300,
+    timeWindow: minute,
+    keyGenerator: (request: FastifyRequest): string => `oauth:${request.ip}`,
+  },
   perSession: {
     max: 10,
     timeWindow: 15 * minute,

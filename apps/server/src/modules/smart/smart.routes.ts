@@ -12,6 +12,7 @@ import {
 import type { FastifyPluginCallbackZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';
+import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
 import { fhirBasePath, oauthMountPath, type SmartServer } from './smart-provider.js';
@@ -42,16 +43,26 @@ export const smartServerRoutes: FastifyPluginCallbackZod<{ services: AppServices
   { services, smart },
   done,
 ) => {
+  // The limits run in the same onRequest chain, before the request is handed over: a route-level
+  // `config.rateLimit` would add its hook after the hand-over, when nothing can be refused any more.
+  const limitRegistration = app.rateLimit(rateLimits.appRegistration);
+  const limitAuthorizationServer = app.rateLimit(rateLimits.authorizationServer);
   app.route({
     method: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'],
     url: `${oauthMountPath}/*`,
     config: { access: 'public' },
     schema: { hide: true },
-    onRequest: (request, reply, next) => {
-      void reply.hijack();
-      smart.handle(request.raw, reply.raw);
-      next();
-    },
+    onRequest: [
+      (request, reply) =>
+        request.url.split('?')[0] === `${oauthMountPath}/reg` && request.method === 'POST'
+          ? limitRegistration.call(app, request, reply)
+          : limitAuthorizationServer.call(app, request, reply),
+      (request, reply, next) => {
+        void reply.hijack();
+        smart.handle(request.raw, reply.raw);
+        next();
+      },
+    ],
     handler: () => undefined,
   });
 
