@@ -42,7 +42,7 @@ export function AuthorizeAppPage() {
   }
   if (interaction.isError) {
     return (
-      <Stack maw={560} mx="auto" py="xl" data-testid="authorize-app-ended">
+      <Stack maw={560} mx="auto" px="md" py="xl" data-testid="authorize-app-ended">
         <Alert color="orange" title={t('connectedApps.authorize.endedTitle')}>
           {t('connectedApps.authorize.ended')}
         </Alert>
@@ -54,7 +54,7 @@ export function AuthorizeAppPage() {
   const isDone = decide.isSuccess;
 
   return (
-    <Stack maw={560} mx="auto" py="md" gap="lg" data-testid="authorize-app-page">
+    <Stack maw={560} mx="auto" px="md" pt="md" pb={80} gap="lg" data-testid="authorize-app-page">
       <Group gap="sm" wrap="nowrap" align="flex-start">
         <IconApps size={36} aria-hidden />
         <Stack gap={4}>
