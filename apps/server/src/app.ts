@@ -280,7 +280,7 @@ export async function buildApp({
     }
     await app.register(openApi, { version: serverVersion });
     // SMART on FHIR sign-in: the OAuth 2 / OpenID Connect server at /oauth and SMART discovery.
-    const smart = await createSmartServer(services);
+    const smart = createSmartServer(services);
     await app.register(smartServerRoutes, { services, smart });
 
     const storage = createFileStorage(config.uploadsDir);

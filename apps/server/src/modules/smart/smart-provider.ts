@@ -41,7 +41,8 @@ const accessTokenSeconds = 60 * 60;
 
 /** The authorization server of one app: the oidc-provider instance and a Node handler for /oauth/*. */
 export interface SmartServer {
-  provider: Provider;
+  /** The oidc-provider instance, built on first use (its keys and clean-up need the database). */
+  provider(): Promise<Provider>;
   /** Answers a request whose URL starts with /oauth (the prefix is stripped for the provider). */
   handle(req: IncomingMessage, res: ServerResponse): void;
 }
@@ -51,7 +52,43 @@ export interface SmartServer {
  * the database (records survive restarts, shared by every instance), with signing keys made
  * once and kept sealed by the app's secret box.
  */
-export async function createSmartServer(services: AppServices): Promise<SmartServer> {
+export function createSmartServer(services: AppServices): SmartServer {
+  // Built on first use, not while the app starts: the app must start (and its health check answer
+  // 503) while the database is down, and a failed build is tried again by the next request.
+  let building: Promise<Provider> | null = null;
+  const provider = (): Promise<Provider> =>
+    (building ??= buildProvider(services).catch((error: unknown) => {
+      building = null;
+      throw error;
+    }));
+  return {
+    provider,
+    handle: (req, res) => {
+      const url = req.url ?? '/';
+      const rest = url.slice(oauthMountPath.length);
+      Object.assign(req, { originalUrl: url });
+      req.url = rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
+      provider()
+        .then((ready) => ready.callback()(req, res))
+        .catch((error: unknown) => {
+          services.background.run('smart-server-start', () =>
+            Promise.reject(error instanceof Error ? error : new Error(String(error))),
+          );
+          if (!res.headersSent) {
+            res.writeHead(503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+            res.end(
+              JSON.stringify({
+                error: 'temporarily_unavailable',
+                error_description: 'The authorization server cannot reach its database; try again shortly.',
+              }),
+            );
+          }
+        });
+    },
+  };
+}
+
+async function buildProvider(services: AppServices): Promise<Provider> {
   const { db, config } = services;
   await deleteExpiredOauthRecords(db, services.now());
   const jwks = await loadSigningKeys(services);
@@ -171,16 +208,7 @@ export async function createSmartServer(services: AppServices): Promise<SmartSer
     services.background.run('smart-server-error', () => Promise.reject(error));
   });
 
-  return {
-    provider,
-    handle: (req, res) => {
-      const url = req.url ?? '/';
-      const rest = url.slice(oauthMountPath.length);
-      Object.assign(req, { originalUrl: url });
-      req.url = rest === '' || rest.startsWith('?') ? `/${rest}` : rest;
-      void provider.callback()(req, res);
-    },
-  };
+  return provider;
 }
 
 /** Open registration: public clients only, redirect URIs on https or the loopback interface. */

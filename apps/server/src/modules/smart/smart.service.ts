@@ -21,12 +21,12 @@ import { parseResourceScope, smartAllScopes } from './smart-scopes.js';
 const knownScopes = new Set(smartAllScopes);
 
 async function loadInteraction(smart: SmartServer, uid: string) {
-  const interaction = await smart.provider.Interaction.find(uid);
+  const interaction = await (await smart.provider()).Interaction.find(uid);
   if (interaction === undefined) {
     throw appError('NOT_FOUND', 'This authorization request has ended. Start again from the app.');
   }
   const clientId = typeof interaction.params.client_id === 'string' ? interaction.params.client_id : '';
-  const client = await smart.provider.Client.find(clientId);
+  const client = await (await smart.provider()).Client.find(clientId);
   if (client === undefined) {
     throw appError('NOT_FOUND', 'This authorization request has ended. Start again from the app.');
   }
@@ -117,11 +117,12 @@ export async function decideSmartInteraction(
   // One connection per person and app: a new authorization adds to the live grant.
   const live = await findLiveConnection(ctx.db, actor.userId, client.clientId);
   const existingId = interaction.grantId ?? live?.grantId;
-  const existing = existingId === undefined ? undefined : await smart.provider.Grant.find(existingId);
+  const provider = await smart.provider();
+  const existing = existingId === undefined ? undefined : await provider.Grant.find(existingId);
   const grant =
     existing !== undefined && existing.accountId === actor.userId && existing.clientId === client.clientId
       ? existing
-      : new smart.provider.Grant({ accountId: actor.userId, clientId: client.clientId });
+      : new provider.Grant({ accountId: actor.userId, clientId: client.clientId });
   grant.addOIDCScope(scopes.join(' '));
   if (scopes.includes('fhirUser')) {
     grant.addOIDCClaims(['fhirUser']);
@@ -229,7 +230,7 @@ export async function issueInitialAccessToken(
   smart: SmartServer,
 ): Promise<{ token: string; expiresAt: Date }> {
   const actor = requireActor(ctx);
-  const token = new smart.provider.InitialAccessToken({ expiresIn: initialAccessTokenSeconds });
+  const token = new (await smart.provider()).InitialAccessToken({ expiresIn: initialAccessTokenSeconds });
   const value = await token.save();
   const expiresAt = new Date(ctx.now().getTime() + initialAccessTokenSeconds * 1000);
   // Who issued it, so the app it registers shows them.

@@ -342,7 +342,7 @@ describe('SMART tokens on /fhir/R4', () => {
   it('keeps its signing keys across restarts: a second server on the database serves the same ones', async () => {
     const { findSigningKeys } = await import('./smart.repository.js');
     const before = await findSigningKeys(context.app.services.db, 'oidc');
-    const second = await createSmartServer(context.app.services);
+    const second = await createSmartServer(context.app.services).provider();
     expect(await findSigningKeys(context.app.services.db, 'oidc')).toBe(before);
     const served = context.app.inject({ method: 'GET', url: '/oauth/jwks' });
     const jwks = (await served).json<{ keys: { kid: string; n: string }[] }>().keys;
@@ -351,6 +351,6 @@ describe('SMART tokens on /fhir/R4', () => {
       n: string;
     }[];
     expect(jwks.map((key) => [key.kid, key.n])).toEqual(stored.map((key) => [key.kid, key.n]));
-    expect(second.provider.issuer).toBe('http://app.test/oauth');
+    expect(second.issuer).toBe('http://app.test/oauth');
   });
 });
