@@ -52,7 +52,8 @@ beforeAll(async () => {
     patient.request<{ data: { id: string; name: string }[] }>('GET', '/doctors?pageSize=50'),
     'GET /doctors',
   );
-  doctorId = directory.data.find((doctor) => doctor.name === 'Dra. Lucía Martínez')!.id;
+  // Dr. Gómez: his specialties ask no forms before the visit, so each booking sends exactly one notification.
+  doctorId = directory.data.find((doctor) => doctor.name === 'Dr. Javier Gómez')!.id;
   // Free times from three days ahead (outside the cancellation window), over two weeks.
   const from = new Date(Date.now() + 3 * 86_400_000).toISOString();
   const to = new Date(Date.now() + 17 * 86_400_000).toISOString();
