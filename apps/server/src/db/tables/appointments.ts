@@ -86,7 +86,8 @@ export const notifications = pgTable(
 );
 
 /**
- * Persisted reminder jobs (24 h and 1 h before a visit): created with the booking, moved with a
+ * Persisted reminder jobs (24 h and 1 h before a visit, and `intake` 24 h before when forms were
+ * due at booking: sent only if one is still open): created with the booking, moved with a
  * reschedule, dropped with a cancellation. A worker claims due rows with `FOR UPDATE SKIP LOCKED`
  * and stamps `sentAt` in the same transaction as the email it stores, so a restart never sends one
  * twice and never loses one.
@@ -97,7 +98,7 @@ export const appointmentReminders = pgTable(
     appointmentId: uuid()
       .notNull()
       .references(() => appointments.id, { onDelete: 'cascade' }),
-    kind: text().$type<'24h' | '1h'>().notNull(),
+    kind: text().$type<'24h' | '1h' | 'intake'>().notNull(),
     dueAt: instant().notNull(),
     sentAt: instant(),
     attempts: integer().notNull().default(0),
@@ -108,7 +109,7 @@ export const appointmentReminders = pgTable(
     index('appointment_reminders_due_idx')
       .on(table.dueAt)
       .where(sql`${table.sentAt} is null`),
-    check('appointment_reminders_kind_check', sql`${table.kind} in ('24h', '1h')`),
+    check('appointment_reminders_kind_check', sql`${table.kind} in ('24h', '1h', 'intake')`),
   ],
 );
 
