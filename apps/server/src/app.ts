@@ -69,6 +69,7 @@ import { notesRoutes } from './modules/notes/notes.routes.js';
 import { exportRoutes } from './modules/export/export.routes.js';
 import { documentsRoutes } from './modules/records/documents.routes.js';
 import { intakeRoutes } from './modules/intake/intake.routes.js';
+import { questionnairesRoutes } from './modules/questionnaires/questionnaires.routes.js';
 import { consentsRoutes } from './modules/consents/consents.routes.js';
 import { receptionRoutes } from './modules/reception/reception.routes.js';
 import { createSmartServer } from './modules/smart/smart-provider.js';
@@ -315,6 +316,7 @@ export async function buildApp({
         await api.register(exportRoutes, { services, storage });
         await api.register(documentsRoutes, { services, storage });
         await api.register(intakeRoutes, { services });
+        await api.register(questionnairesRoutes, { services });
         await api.register(smartApiRoutes, { services, smart });
         await api.register(consentsRoutes, { services, storage });
         for (const routes of extraApiRoutes) {

@@ -89,6 +89,14 @@ export const auditActions = [
   'consent.viewed',
   'consent.withdrawn',
   'consent.verified',
+  // Questionnaires built by the clinic or a doctor: created, a version published, archived or
+  // brought back, sent for a specialty's or a doctor's appointments or no longer
+  'questionnaire.created',
+  'questionnaire.published',
+  'questionnaire.archived',
+  'questionnaire.restored',
+  'questionnaire.assigned',
+  'questionnaire.unassigned',
   // SMART on FHIR apps: registered, authorized or refused by a person, disconnected, blocked
   'smart.app_registered',
   'smart.app_authorized',
@@ -108,6 +116,7 @@ export const auditTargetTypes = [
   'invitation',
   'patient',
   'prescription',
+  'questionnaire',
   'role',
   'route',
   'session',

@@ -113,6 +113,22 @@ export const en = {
       notEnabled: '“{{item}}” does not apply given your other answers.',
     },
   },
+  questionnaires: {
+    problems: {
+      missingTitle: 'Write the questionnaire’s title in Spanish and in English.',
+      missingText: 'Write “{{item}}” in Spanish and in English.',
+      duplicateLinkId: '“{{item}}” appears more than once with the same identifier.',
+      enableWhenUnknown: '“{{item}}” depends on a question that is not in the questionnaire.',
+      enableWhenLater: '“{{item}}” depends on a later question: it can only depend on an earlier one.',
+      enableWhenSelf: '“{{item}}” cannot depend on itself.',
+      emptyChoices: '“{{item}}” needs at least one option.',
+      duplicateOption: '“{{item}}” has two options with the same code.',
+      missingOptionText: 'Write every option of “{{item}}” in Spanish and in English.',
+      minAboveMax: 'In “{{item}}” the minimum is above the maximum.',
+      emptySection: 'The section “{{item}}” has no questions.',
+      nestedSection: 'The section “{{item}}” is inside another section: sections go at the top level.',
+    },
+  },
   ics: {
     summary: 'Appointment at {{clinic}}: {{doctor}} and {{patient}}',
     description: 'Video visit at {{clinic}} on {{when}}.\nJoin the visit at: {{link}}',

@@ -116,6 +116,23 @@ export const es = {
       notEnabled: '«{{item}}» no corresponde con sus otras respuestas.',
     },
   },
+  questionnaires: {
+    problems: {
+      missingTitle: 'Escriba el título del cuestionario en español y en inglés.',
+      missingText: 'Escriba «{{item}}» en español y en inglés.',
+      duplicateLinkId: '«{{item}}» aparece más de una vez con el mismo identificador.',
+      enableWhenUnknown: '«{{item}}» depende de una pregunta que no existe en el cuestionario.',
+      enableWhenLater: '«{{item}}» depende de una pregunta posterior: solo puede depender de una anterior.',
+      enableWhenSelf: '«{{item}}» no puede depender de sí misma.',
+      emptyChoices: '«{{item}}» necesita al menos una opción.',
+      duplicateOption: '«{{item}}» tiene dos opciones con el mismo código.',
+      missingOptionText: 'Escriba cada opción de «{{item}}» en español y en inglés.',
+      minAboveMax: 'En «{{item}}» el mínimo es mayor que el máximo.',
+      emptySection: 'La sección «{{item}}» no tiene preguntas.',
+      nestedSection:
+        'La sección «{{item}}» está dentro de otra sección: las secciones van en el primer nivel.',
+    },
+  },
   ics: {
     summary: 'Cita en {{clinic}}: {{doctor}} y {{patient}}',
     description: 'Consulta por vídeo en {{clinic}} el {{when}}.\nEntre a la cita desde: {{link}}',

@@ -23,6 +23,7 @@ import {
   type TestContext,
 } from '../../test/test-context.js';
 import { auditActions, recordAuditEvent } from './audit.service.js';
+import { translationExtensionUrl } from '@telemedicina/shared/intake-logic';
 import { authorizeWithConsent, launchSmartApp, registerTestClient } from '../../test/smart-launch.js';
 
 let context: TestContext;
@@ -458,6 +459,59 @@ describe('audited actions', () => {
     await send(app, 'POST', `/api/v1/consent-signatures/${signedConsent.id}/withdraw`, {
       session: visitPatient.token,
       body: { reason: 'Prueba' },
+    });
+    // Questionnaires: created, a new version, archived and brought back, assigned and unassigned.
+    const sampleQuestionnaire = (es = '¿Fuma?') => ({
+      resourceType: 'Questionnaire',
+      title: 'Hábitos',
+      _title: {
+        extension: [
+          {
+            url: translationExtensionUrl,
+            extension: [
+              { url: 'lang', valueCode: 'en' },
+              { url: 'content', valueString: 'Habits' },
+            ],
+          },
+        ],
+      },
+      item: [
+        {
+          linkId: 'smoker',
+          type: 'boolean',
+          text: es,
+          _text: {
+            extension: [
+              {
+                url: translationExtensionUrl,
+                extension: [
+                  { url: 'lang', valueCode: 'en' },
+                  { url: 'content', valueString: 'Do you smoke?' },
+                ],
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const questionnaire = await send(app, 'POST', '/api/v1/questionnaires', {
+      session: admin.token,
+      body: { questionnaire: sampleQuestionnaire() },
+    });
+    const questionnaireUrl = `/api/v1/questionnaires/${questionnaire.json<{ id: string }>().id}`;
+    await send(app, 'POST', `${questionnaireUrl}/versions`, {
+      session: admin.token,
+      body: { questionnaire: sampleQuestionnaire('¿Fuma usted?') },
+    });
+    await send(app, 'PATCH', questionnaireUrl, { session: admin.token, body: { archived: true } });
+    await send(app, 'PATCH', questionnaireUrl, { session: admin.token, body: { archived: false } });
+    const assigned = await send(app, 'POST', `${questionnaireUrl}/assignments`, {
+      session: admin.token,
+      body: { doctorId: visitDoctor.me.user.id },
+    });
+    const [assignment] = assigned.json<{ assignments: { id: string }[] }>().assignments;
+    await send(app, 'DELETE', `${questionnaireUrl}/assignments/${assignment?.id ?? ''}`, {
+      session: admin.token,
     });
     await createAdmin(context.database.client, app.services.passwords, {
       email: `cli.${Date.now().toString(36)}@example.test`,
