@@ -99,6 +99,9 @@ export const en = {
       advice:
         'It takes a few minutes on your phone; your answers are saved as you go. If you run out of time, the visit still goes ahead.',
       action: 'Fill in the forms',
+      reminderSubject: 'Reminder: forms still open before your visit at {{clinic}}',
+      reminderBody:
+        'Your visit is on {{when}} and you still have {{count}} form(s) to fill in. They help your doctor prepare for the visit.',
     },
   },
   intake: {

@@ -102,6 +102,9 @@ export const es = {
       advice:
         'Le llevará unos minutos desde el teléfono; sus respuestas se guardan mientras escribe. Si no le da tiempo, la consulta se hace igual.',
       action: 'Rellenar los formularios',
+      reminderSubject: 'Recordatorio: formularios pendientes antes de su consulta en {{clinic}}',
+      reminderBody:
+        'Su consulta es el {{when}} y todavía tiene {{count}} formulario(s) por rellenar. Le ayudarán a su médico a preparar la consulta.',
     },
   },
   intake: {

@@ -25,6 +25,7 @@ import {
 import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
 import { createDueIntakeForms } from '../questionnaires/questionnaires.service.js';
+import { insertReminders } from './reminders.repository.js';
 import {
   canBookFor,
   canListAllAppointments,
@@ -217,11 +218,15 @@ export async function bookAppointment(
       });
       const announced = await announceBooked(ctx, db, row);
       const formsDue = await createDueIntakeForms(ctx, db, row);
+      if (formsDue.count > 0) {
+        // Forms still open 24 h before the visit are reminded once (modules/reminders).
+        await insertReminders(db, row.id, row.startsAt, now, ['intake']);
+      }
       return {
         result: row,
         afterCommit: () => {
           announced();
-          formsDue();
+          formsDue.afterCommit();
         },
       };
     },

@@ -2,12 +2,17 @@ import { and, asc, eq, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { appointmentReminders } from '../../db/schema.js';
 
-export type ReminderKind = '24h' | '1h';
+export type ReminderKind = '24h' | '1h' | 'intake';
 export type ReminderRow = typeof appointmentReminders.$inferSelect;
 
 /** How long before the start each reminder is due. */
-export const reminderOffsetsMs: Record<ReminderKind, number> = { '24h': 24 * 3_600_000, '1h': 3_600_000 };
-export const reminderKinds = Object.keys(reminderOffsetsMs) as ReminderKind[];
+export const reminderOffsetsMs: Record<ReminderKind, number> = {
+  '24h': 24 * 3_600_000,
+  '1h': 3_600_000,
+  intake: 24 * 3_600_000,
+};
+/** The appointment reminders every booking gets (`intake` only when forms were due). */
+export const reminderKinds: ReminderKind[] = ['24h', '1h'];
 
 /** Inserts the reminders still in the future (an existing pair is left as it is). */
 export async function insertReminders(
@@ -15,8 +20,9 @@ export async function insertReminders(
   appointmentId: string,
   startsAt: Date,
   now: Date,
+  kinds: readonly ReminderKind[] = reminderKinds,
 ): Promise<void> {
-  const rows = reminderKinds
+  const rows = kinds
     .map((kind) => ({ appointmentId, kind, dueAt: new Date(startsAt.getTime() - reminderOffsetsMs[kind]) }))
     .filter((row) => row.dueAt > now);
   if (rows.length > 0) {
@@ -37,7 +43,8 @@ export async function moveReminders(
   now: Date,
 ): Promise<void> {
   const later = startsAt > previousStartsAt;
-  for (const kind of reminderKinds) {
+  // Every kind the visit has moves (an update touches no row of a kind it never got).
+  for (const kind of Object.keys(reminderOffsetsMs) as ReminderKind[]) {
     const dueAt = new Date(startsAt.getTime() - reminderOffsetsMs[kind]);
     await db
       .update(appointmentReminders)

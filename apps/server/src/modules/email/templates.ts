@@ -36,7 +36,15 @@ export type EmailContent =
     }
   | {
       template: 'intake-forms-due';
-      data: { name: string; count: number; startsAt: Date; timeZone: string; link: string };
+      /** `reminder`: the forms are still open 24 h before the visit (sent once). */
+      data: {
+        name: string;
+        count: number;
+        startsAt: Date;
+        timeZone: string;
+        link: string;
+        reminder?: boolean;
+      };
     };
 
 /** What every appointment email shows: to whom, with whom, when (in the recipient's zone), the link. */
@@ -171,11 +179,21 @@ function partsOf(content: EmailContent, language: Language, clinic: string): Par
     }
     case 'intake-forms-due': {
       const when = formatVisitTime(content.data.startsAt, content.data.timeZone, language);
+      const isReminder = content.data.reminder === true;
       return {
-        subject: t(language, 'email.intakeFormsDue.subject', { clinic }),
+        subject: t(
+          language,
+          isReminder ? 'email.intakeFormsDue.reminderSubject' : 'email.intakeFormsDue.subject',
+          {
+            clinic,
+          },
+        ),
         greeting,
         paragraphs: [
-          t(language, 'email.intakeFormsDue.body', { when, count: content.data.count }),
+          t(language, isReminder ? 'email.intakeFormsDue.reminderBody' : 'email.intakeFormsDue.body', {
+            when,
+            count: content.data.count,
+          }),
           t(language, 'email.intakeFormsDue.advice'),
         ],
         action: { label: t(language, 'email.intakeFormsDue.action'), link: content.data.link },

@@ -76,17 +76,18 @@ export interface BookedAppointment {
  * After a booking, in its transaction (`db`): creates an in-progress response for every
  * questionnaire attached to the doctor or one of their specialties (the latest version, which the
  * response then keeps), and tells the patient in the app and by email in their language. Returns
- * what to start after the commit (delivery, pushes).
+ * how many forms it created (the booking then queues their 24 h reminder) and what to start after
+ * the commit (delivery, pushes).
  */
 export async function createDueIntakeForms(
   ctx: ServiceContext,
   db: Database,
   appointment: BookedAppointment,
-): Promise<() => void> {
+): Promise<{ count: number; afterCommit: () => void }> {
   const specialtyIds = await findSpecialtyIdsOf(db, appointment.doctorUserId);
   const due = await findDueVersions(db, appointment.doctorUserId, specialtyIds);
   if (due.length === 0) {
-    return () => undefined;
+    return { count: 0, afterCommit: () => undefined };
   }
   const now = ctx.now();
   const created = await insertResponses(
@@ -104,7 +105,7 @@ export async function createDueIntakeForms(
   );
   const patient = await findUserById(db, appointment.patientUserId);
   if (created.length === 0 || patient === null) {
-    return () => undefined;
+    return { count: 0, afterCommit: () => undefined };
   }
   const language: Language = languageOf(patient);
   const { clinicName } = await loadIdentitySettings(db, ctx.config);
@@ -136,9 +137,12 @@ export async function createDueIntakeForms(
       createdAt: now,
     },
   ]);
-  return () => {
-    stored.deliver();
-    push();
+  return {
+    count: created.length,
+    afterCommit: () => {
+      stored.deliver();
+      push();
+    },
   };
 }
 

@@ -9,6 +9,7 @@ import {
   recordReminderFailure,
   reminderOffsetsMs,
 } from '../appointments/reminders.repository.js';
+import { remindOpenIntakeForms } from './intake-reminder.js';
 
 /** Statuses whose visit still deserves a reminder. */
 const remindable = new Set(['requested', 'confirmed']);
@@ -21,7 +22,8 @@ const remindable = new Set(['requested', 'confirmed']);
  * it, everything is recorded, so nothing is ever sent twice. SMTP delivery and
  * the Socket.IO push start only after the commit. Reminders for visits that
  * were cancelled or already started, and a 24 h one overtaken by the 1 h
- * one (the worker was down), are stamped without sending.
+ * one (the worker was down), are stamped without sending; so is an `intake` one whose forms
+ * were all submitted.
  * Resolves with the number of emails stored.
  */
 export async function sendDueReminders(services: AppServices, limit = 20): Promise<number> {
@@ -45,17 +47,23 @@ async function sendDueRemindersAt(services: AppServices, now: Date, limit: numbe
       if (appointment === null || !remindable.has(appointment.status) || appointment.startsAt <= now) {
         continue;
       }
+      if (reminder.kind === 'intake') {
+        const deliver = await remindOpenIntakeForms(services, tx, appointment, now);
+        if (deliver !== null) {
+          afterCommit.push(deliver);
+          sent += 1;
+        }
+        continue;
+      }
+      const kind = reminder.kind;
       // Overdue (the worker was down): the 1 h reminder, due as well, says it better.
-      if (
-        reminder.kind === '24h' &&
-        appointment.startsAt.getTime() - now.getTime() <= reminderOffsetsMs['1h']
-      ) {
+      if (kind === '24h' && appointment.startsAt.getTime() - now.getTime() <= reminderOffsetsMs['1h']) {
         continue;
       }
       const people = await loadParticipants(tx, appointment);
       const email = await appointmentEmail(services, tx, appointment, people, 'patient', (base) => ({
         template: 'appointment-reminder',
-        data: { ...base, reminder: reminder.kind },
+        data: { ...base, reminder: kind },
       }));
       afterCommit.push((await services.mailer.store(tx, email)).deliver);
       afterCommit.push(
@@ -66,7 +74,7 @@ async function sendDueRemindersAt(services: AppServices, now: Date, limit: numbe
             data: {
               appointmentId: appointment.id,
               startsAt: appointment.startsAt.toISOString(),
-              reminder: reminder.kind,
+              reminder: kind,
             },
             createdAt: now,
           },

@@ -135,10 +135,17 @@ export function describeNotification(
         link: appointmentLink,
       };
     case 'intakeFormsDue':
-      return {
-        title: t('notifications.kinds.intakeFormsDue.title'),
-        body: t('notifications.kinds.intakeFormsDue.body', { time }),
-        link: appointmentLink,
-      };
+      // `reminder`: the forms are still open 24 h before the visit.
+      return data.reminder === true
+        ? {
+            title: t('notifications.kinds.intakeFormsDue.reminderTitle'),
+            body: t('notifications.kinds.intakeFormsDue.reminderBody', { time }),
+            link: appointmentLink,
+          }
+        : {
+            title: t('notifications.kinds.intakeFormsDue.title'),
+            body: t('notifications.kinds.intakeFormsDue.body', { time }),
+            link: appointmentLink,
+          };
   }
 }
