@@ -23,6 +23,8 @@ export const webRoutePatterns = [
   '/admin/profile/connected-apps',
   '/admin/connected-apps/authorize/:uid',
   '/admin/apps',
+  '/admin/questionnaires',
+  '/admin/questionnaires/:id',
   '/admin/outbox',
   '/admin/users',
   '/admin/users/:id',

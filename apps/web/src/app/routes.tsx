@@ -22,6 +22,7 @@ const records = () => import('../features/records');
 const prescriptions = () => import('../features/prescriptions');
 const consents = () => import('../features/consents');
 const connectedApps = () => import('../features/connected-apps');
+const questionnaireBuilder = () => import('../features/questionnaire-builder');
 
 /**
  * The application's routes (specification §2). The authentication area (empty path) and the admin
@@ -175,6 +176,16 @@ export const routes: RouteObject[] = [
               },
               { path: 'audit', lazy: async () => ({ Component: (await adminAudit()).AuditLogPage }) },
               { path: 'apps', lazy: async () => ({ Component: (await connectedApps()).RegisteredAppsPage }) },
+              {
+                path: 'questionnaires',
+                lazy: async () => ({ Component: (await questionnaireBuilder()).QuestionnairesPage }),
+              },
+              {
+                path: 'questionnaires/:id',
+                lazy: async () => ({
+                  Component: (await import('./QuestionnaireBuilderRoute')).QuestionnaireEditorRoute,
+                }),
+              },
               {
                 path: 'settings',
                 lazy: async () => ({ Component: (await adminSettings()).ClinicSettingsPage }),

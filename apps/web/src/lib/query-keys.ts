@@ -113,6 +113,13 @@ export const queryKeys = {
     all: () => ['clinic-settings'] as const,
     roles: () => ['clinic-settings', 'roles'] as const,
   },
+  /** The questionnaire builder: the list, one questionnaire, the specialties and doctors to assign to. */
+  questionnaireBuilder: {
+    all: () => ['questionnaire-builder'] as const,
+    list: () => ['questionnaire-builder', 'list'] as const,
+    detail: (id: string) => ['questionnaire-builder', 'detail', id] as const,
+    targets: () => ['questionnaire-builder', 'targets'] as const,
+  },
   adminSpecialties: {
     all: () => ['admin-specialties'] as const,
     list: (request: object) => ['admin-specialties', 'list', request] as const,

@@ -8,6 +8,7 @@ import {
   IconFirstAidKit,
   IconHistory,
   IconLayoutDashboard,
+  IconListCheck,
   IconMail,
   IconNurse,
   IconSettings,
@@ -35,6 +36,7 @@ export interface NavigationItem {
     | 'outbox'
     | 'settings'
     | 'apps'
+    | 'questionnaires'
     | 'profile';
   to: string;
   icon: Icon;
@@ -80,6 +82,12 @@ export const navigationItems: readonly NavigationItem[] = [
   { key: 'specialties', to: '/admin/specialties', icon: IconStethoscope, anyOf: ['specialties.manage'] },
   { key: 'audit', to: '/admin/audit', icon: IconHistory, anyOf: ['audit.read'] },
   { key: 'outbox', to: '/admin/outbox', icon: IconMail, anyOf: ['outbox.read'] },
+  {
+    key: 'questionnaires',
+    to: '/admin/questionnaires',
+    icon: IconListCheck,
+    anyOf: ['settings.manage', 'doctors.profile.own'],
+  },
   { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
   { key: 'apps', to: '/admin/apps', icon: IconApps, anyOf: ['settings.manage'] },
   { key: 'profile', to: '/admin/profile', icon: IconUserCircle },

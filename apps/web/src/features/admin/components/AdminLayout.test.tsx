@@ -42,6 +42,7 @@ describe('AdminLayout', () => {
       'admin-nav-dashboard',
       'admin-nav-users',
       'admin-nav-outbox',
+      'admin-nav-questionnaires',
       'admin-nav-settings',
       'admin-nav-apps',
       'admin-nav-profile',

@@ -1,0 +1,3 @@
+export { QuestionnairesPage } from './components/QuestionnairesPage';
+export { QuestionnaireEditorPage } from './components/QuestionnaireEditorPage';
+export type { PreviewField, PreviewFieldProps } from './components/PhonePreview';
