@@ -222,6 +222,22 @@ export const en = {
       documents: 'Documents',
       none: 'None recorded.',
       noneDocuments: 'None recorded.',
+      intake: 'Questionnaires before your visits',
+      intakeNone: 'You have not answered any questionnaire.',
+      intakeSent: 'Sent on {{date}}',
+      intakeOpen: 'Not sent (answers saved on {{date}})',
+      intakeScore: 'Score {{score}} of {{max}} · {{band}}',
+      intakeSelfHarm:
+        'You answered above 0 to the question about thoughts of hurting yourself; your doctor was alerted.',
+      intakeFile:
+        'Your answers, in the FHIR QuestionnaireResponse format other programs can read, are in fhir/questionnaire-responses.json.',
+      intakeSeverities: {
+        minimal: 'minimal',
+        mild: 'mild',
+        moderate: 'moderate',
+        moderatelySevere: 'moderately severe',
+        severe: 'severe',
+      },
       reaction: 'reaction',
       ended: 'ended on {{date}}',
       since: 'since {{date}}',

@@ -226,6 +226,22 @@ export const es = {
       documents: 'Documentos',
       none: 'No consta ninguna.',
       noneDocuments: 'No consta ninguno.',
+      intake: 'Cuestionarios antes de las consultas',
+      intakeNone: 'No ha respondido ningún cuestionario.',
+      intakeSent: 'Enviado el {{date}}',
+      intakeOpen: 'Sin enviar (respuestas guardadas el {{date}})',
+      intakeScore: 'Puntuación {{score}} de {{max}} · {{band}}',
+      intakeSelfHarm:
+        'Respondió por encima de 0 a la pregunta sobre pensamientos de hacerse daño; se avisó a su médico.',
+      intakeFile:
+        'Sus respuestas, en el formato FHIR QuestionnaireResponse que otros programas pueden leer, están en fhir/questionnaire-responses.json.',
+      intakeSeverities: {
+        minimal: 'mínima',
+        mild: 'leve',
+        moderate: 'moderada',
+        moderatelySevere: 'moderadamente grave',
+        severe: 'grave',
+      },
       reaction: 'reacción',
       ended: 'dada por terminada el {{date}}',
       since: 'desde el {{date}}',

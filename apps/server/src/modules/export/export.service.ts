@@ -37,7 +37,14 @@ import { listRecordAccessEvents } from '../records/record-access.repository.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
 import { findUserById } from '../identity/users.repository.js';
+import { listResponsesOfPatient } from '../questionnaires/questionnaires.repository.js';
 import { renderReadme } from './export-readme.js';
+import {
+  exportableIntake,
+  intakeBundlePath,
+  presentIntakeBundle,
+  presentIntakeSummaries,
+} from './export-intake.js';
 import { recordSummaryFileName, renderRecordSummaryPdf } from './record-summary-pdf.js';
 import { authorizeAdminExport, authorizeOwnExport, type ExportGrant } from './export.policy.js';
 import {
@@ -64,6 +71,8 @@ import { formatInstantWithZone } from '../../lib/clock.js';
 
 /** The newest access-log entries an export carries (a very long log is cut, and says so). */
 export const exportAccessLogLimit = 20_000;
+/** The most questionnaire responses an export carries (far above any real patient's count). */
+const intakeExportLimit = 5_000;
 /** Room kept under the ZIP ceiling for record.json, README.txt, the prescription PDFs and headers. */
 const generatedBytesAllowance = 256 * 1024 * 1024;
 
@@ -170,6 +179,7 @@ async function exportRecord(
     }
   }
   const documentRows = await listLiveDocuments(db, patientId);
+  const intakeRows = exportableIntake(await listResponsesOfPatient(db, patientId, intakeExportLimit));
 
   const allocate = createZipPathAllocator();
   const prescriptions: ExportedPrescription[] = prescriptionRecords.map((record) =>
@@ -218,6 +228,7 @@ async function exportRecord(
       counts: {
         prescriptions: prescriptions.length,
         notes: notes.length,
+        intakeResponses: intakeRows.length,
         documents: documents.length,
         missingFiles: documents.filter((document) => document.path === null).length,
       },
@@ -308,8 +319,19 @@ async function exportRecord(
     yield {
       name: recordSummaryFileName(language),
       modifiedAt: now,
-      bytes: await renderRecordSummaryPdf(record, { logo: drawableLogo }),
+      bytes: await renderRecordSummaryPdf(record, {
+        logo: drawableLogo,
+        intake: presentIntakeSummaries(intakeRows, language),
+      }),
     };
+    // The answers as FHIR resources, each beside the questionnaire version it answers.
+    if (intakeRows.length > 0) {
+      yield {
+        name: intakeBundlePath,
+        modifiedAt: now,
+        bytes: Buffer.from(`${JSON.stringify(presentIntakeBundle(intakeRows, patientId, now), null, 2)}\n`),
+      };
+    }
     if (prescriptionRecords.length > 0) {
       for (const [index, prescriptionRecord] of prescriptionRecords.entries()) {
         // One PDF at a time, made when the ZIP reaches it.

@@ -1,6 +1,7 @@
 import { appointmentStatuses } from '@telemedicina/shared/common';
 import { documentCategories } from '@telemedicina/shared/documents';
 import type { RecordExport } from '@telemedicina/shared/export';
+import { instrumentMaxScore, type ExportedIntakeResponse } from './export-intake.js';
 import type { Language } from '@telemedicina/shared/i18n';
 import { formatCalendarDate, formatInstant, formatInstantWithZone, formatZoneName } from '../../lib/clock.js';
 import {
@@ -29,11 +30,11 @@ const { ink, muted, accent } = pdfColors;
 /**
  * Renders the summary from the export's own record (so the two never disagree): personal data,
  * allergies, conditions, medication (ended entries marked), visits with their reasons and
- * diagnoses, prescriptions with their medicines, and the list of documents.
+ * diagnoses, the questionnaires answered before visits (score, band, answers), prescriptions with their medicines, and the list of documents.
  */
 export function renderRecordSummaryPdf(
   record: RecordExport,
-  options: { logo: Buffer | null },
+  options: { logo: Buffer | null; intake?: readonly ExportedIntakeResponse[] },
 ): Promise<Buffer> {
   const language = record.language;
   const zone = record.patient.timeZone;
@@ -220,6 +221,33 @@ export function renderRecordSummaryPdf(
           : [`${t(language, 'pdf.record.diagnoses')}: ${diagnoses.join('; ')}`]),
       ],
     );
+  }
+
+  const intake = options.intake ?? [];
+  sectionTitle(t(language, 'pdf.record.intake'));
+  if (intake.length === 0) {
+    empty(t(language, 'pdf.record.intakeNone'));
+  } else {
+    paragraph(t(language, 'pdf.record.intakeFile'), { color: muted, size: 9 });
+  }
+  for (const form of intake) {
+    const when =
+      form.status === 'completed'
+        ? t(language, 'pdf.record.intakeSent', { date: dateTime(form.at) })
+        : t(language, 'pdf.record.intakeOpen', { date: dateTime(form.at) });
+    item(`${form.title} · ${when}`, [
+      ...(form.score === null
+        ? []
+        : [
+            t(language, 'pdf.record.intakeScore', {
+              score: form.score.score,
+              max: instrumentMaxScore[form.score.instrument],
+              band: t(language, `pdf.record.intakeSeverities.${form.score.severity}`),
+            }),
+            ...(form.score.selfHarmFlag ? [t(language, 'pdf.record.intakeSelfHarm')] : []),
+          ]),
+      ...form.answers.map((answer) => `${answer.question}: ${answer.answer}`),
+    ]);
   }
 
   sectionTitle(t(language, 'pdf.record.prescriptions'));
