@@ -55,20 +55,32 @@ export const openRegistrationRequestSchema = z.object({ openRegistration: z.bool
 
 export const initialAccessTokenSchema = z.object({ token: z.string(), expiresAt: z.string() });
 
+export interface SmartScopeLabel {
+  key: string;
+  resourceType: string | null;
+  /** The category a v2 scope is limited to (`?category=vital-signs`, code without its system). */
+  category: string | null;
+}
+
 /** The words key of a scope on the consent screen and in connected apps (resource scopes by type). */
-export function smartScopeLabel(scope: string): { key: string; resourceType: string | null } | null {
+export function smartScopeLabel(scope: string): SmartScopeLabel | null {
   if (scope === 'openid' || scope === 'fhirUser' || scope === 'profile') {
-    return { key: 'identity', resourceType: null };
+    return { key: 'identity', resourceType: null, category: null };
   }
   if (scope === 'launch/patient') {
-    return { key: 'launchPatient', resourceType: null };
+    return { key: 'launchPatient', resourceType: null, category: null };
   }
   if (scope === 'offline_access') {
-    return { key: 'offline', resourceType: null };
+    return { key: 'offline', resourceType: null, category: null };
   }
-  const match = /^(patient|user)\/([A-Za-z]+|\*)\.(rs|r|s|read)$/u.exec(scope);
+  const match = /^(patient|user)\/([A-Za-z]+|\*)\.(rs|r|s|read)(?:\?category=([^\s?&]+))?$/u.exec(scope);
   if (match === null) {
     return null;
   }
-  return { key: match[1] === 'patient' ? 'patientRead' : 'userRead', resourceType: match[2] ?? null };
+  const category = match[4] === undefined ? null : match[4].slice(match[4].lastIndexOf('|') + 1);
+  return {
+    key: match[1] === 'patient' ? 'patientRead' : 'userRead',
+    resourceType: match[2] ?? null,
+    category,
+  };
 }

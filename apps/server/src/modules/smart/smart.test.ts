@@ -182,6 +182,31 @@ describe('SMART standalone patient launch', () => {
     );
   });
 
+  it('grants a SMART v2 scope limited to a category, and the FHIR API keeps to it', async () => {
+    const scope = 'patient/Observation.rs?category=vital-signs';
+    const { tokens } = await launchSmartApp(context.app, patient.headers, {
+      scope: `openid launch/patient ${scope}`,
+    });
+    expect(tokens.scope.split(' ')).toContain(scope);
+    const fhir = (url: string) =>
+      context.app.inject({
+        method: 'GET',
+        url: `/fhir/R4${url}`,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
+    expect((await fhir(`/Observation?patient=${patientId}&category=vital-signs`)).statusCode).toBe(200);
+    expect((await fhir(`/Observation?patient=${patientId}&category=laboratory`)).statusCode).toBe(403);
+    expect((await fhir(`/Observation?patient=${patientId}`)).statusCode).toBe(403);
+    expect((await fhir(`/Appointment?patient=${patientId}`)).statusCode).toBe(403);
+    // With the code system too; a category the API cannot filter on is not granted at all.
+    const system = 'http://terminology.hl7.org/CodeSystem/observation-category';
+    const second = await launchSmartApp(context.app, patient.headers, {
+      scope: `openid patient/Observation.rs?category=${system}|laboratory patient/Observation.rs?category=imaging`,
+    });
+    expect(second.tokens.scope.split(' ')).toContain(`patient/Observation.rs?category=${system}|laboratory`);
+    expect(second.tokens.scope).not.toContain('imaging');
+  });
+
   it('issues no refresh token without offline_access', async () => {
     const { tokens } = await launchSmartApp(context.app, patient.headers, {
       scope: 'openid launch/patient patient/Observation.rs',
