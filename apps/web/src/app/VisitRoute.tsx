@@ -1,12 +1,13 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { VisitNotePanel, WaitingRoomVitals } from '../features/notes';
+import { WaitingRoomVitals } from '../features/notes';
 import { VisitPage, type VisitSlots } from '../features/visit';
 import { useHasAnyPermission } from '../lib/ui-state';
+import { VisitSidePanel } from './VisitSidePanel';
 
 /**
- * The visit page with what the notes feature adds (composition only): the doctor's note as a tab
- * beside the call's chat, and the patient's vitals form in the waiting room.
+ * The visit page with what the notes and intake features add (composition only): the doctor's
+ * note and the visit's forms as a tab beside the call's chat, and the patient's vitals form in the waiting room.
  */
 export function VisitRoute() {
   const { t } = useTranslation();
@@ -15,7 +16,10 @@ export function VisitRoute() {
     () => ({
       callPanel: (state) =>
         state.canHost && canWrite
-          ? { label: t('notes.panelTab'), content: <VisitNotePanel appointmentId={state.appointmentId} /> }
+          ? {
+              label: t('intake.visitPanel.sideLabel'),
+              content: <VisitSidePanel appointmentId={state.appointmentId} />,
+            }
           : null,
       lobbyExtra: (state) =>
         state.self.role === 'patient' ? <WaitingRoomVitals appointmentId={state.appointmentId} /> : null,

@@ -14,7 +14,7 @@ import { autosaveIntervalMs, createAutosaver, type Autosaver } from './autosaver
 import { CrashGuard } from './CrashGuard';
 import { editorCrashPolicy, shouldGiveUp } from './crash-policy';
 import classes from './RichTextEditor.module.css';
-import { TiptapEditor } from './TiptapEditor';
+import { TiptapEditor, type EditorInsertion } from './TiptapEditor';
 import { useClock } from '../../lib/use-clock';
 
 export interface RichTextEditorProps {
@@ -33,6 +33,8 @@ export interface RichTextEditorProps {
    * saving goes for several editors at once (a visit note's four sections).
    */
   showSaveStatus?: boolean;
+  /** Text another part of the screen puts in (the visit's intake answers into the note). */
+  insertion?: EditorInsertion | null;
 }
 
 interface Session {
@@ -57,6 +59,7 @@ export default function RichTextEditor({
   toolbarExtra,
   autosaveIntervalMs: intervalMs = autosaveIntervalMs,
   showSaveStatus = true,
+  insertion = null,
 }: RichTextEditorProps) {
   const { t } = useTranslation();
   const clock = useClock();
@@ -145,6 +148,7 @@ export default function RichTextEditor({
           placeholder={placeholder}
           labelledBy={labelledBy}
           toolbarExtra={toolbarExtra}
+          insertion={insertion}
         />
       </CrashGuard>
       <Group justify="space-between" gap="xs">

@@ -1,7 +1,7 @@
 import { EditorContent, useEditor } from '@tiptap/react';
 import { Placeholder } from '@tiptap/extension-placeholder';
 import { StarterKit } from '@tiptap/starter-kit';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { EditorToolbar } from './EditorToolbar';
 import classes from './RichTextEditor.module.css';
 
@@ -12,6 +12,14 @@ export interface TiptapEditorProps {
   placeholder?: string;
   labelledBy?: string;
   toolbarExtra?: ReactNode;
+  /** Text to put in (a new `id` each time): at the cursor once the editor was used, else at the end. */
+  insertion?: EditorInsertion | null;
+}
+
+/** HTML (already escaped) to insert into the editor; a new id asks for one more insertion. */
+export interface EditorInsertion {
+  id: number;
+  html: string;
 }
 
 /** The Tiptap editor with its toolbar. Links are limited to http(s), mailto and tel. */
@@ -21,7 +29,10 @@ export function TiptapEditor({
   placeholder,
   labelledBy,
   toolbarExtra,
+  insertion = null,
 }: TiptapEditorProps) {
+  const hasFocusedRef = useRef(false);
+  const insertedRef = useRef<number | null>(null);
   const editor = useEditor({
     extensions: [
       StarterKit.configure({
@@ -50,7 +61,23 @@ export function TiptapEditor({
       },
     },
     onUpdate: ({ editor: current }) => onUpdate(current.isEmpty ? '' : current.getHTML()),
+    onFocus: () => {
+      hasFocusedRef.current = true;
+    },
   });
+
+  useEffect(() => {
+    if (insertion === null || insertedRef.current === insertion.id) {
+      return;
+    }
+    insertedRef.current = insertion.id;
+    // Where the doctor left the cursor; an editor never used takes it at the end.
+    editor
+      .chain()
+      .focus(hasFocusedRef.current ? null : 'end', { scrollIntoView: false })
+      .insertContent(insertion.html)
+      .run();
+  }, [editor, insertion]);
 
   return (
     <div className={classes.frame}>

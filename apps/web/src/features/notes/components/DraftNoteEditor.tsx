@@ -14,6 +14,7 @@ import { ConfirmDialog } from '../../../components/modal/ConfirmDialog';
 import { LazyRichTextEditor } from '../../../components/rich-text-editor';
 import { ApiError } from '../../../lib/api-client';
 import { useApiErrorText } from '../../../lib/error-text';
+import { useNoteInsertTarget } from '../../../lib/note-insert';
 import { getNote, setNoteDiagnoses, signNote } from '../api/note';
 import type { SectionChanges } from '../hooks/note-save-queue';
 import { useNoteSaveQueue } from '../hooks/use-note-save-queue';
@@ -70,6 +71,9 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
   const [signPhase, setSignPhase] = useState<'closed' | 'asking' | 'signing'>('closed');
   const [signError, setSignError] = useState<string | null>(null);
   const signingRef = useRef(false);
+  /** Text sent from beside the note (the intake answers): into the section last used, else Subjective. */
+  const [insertion, setInsertion] = useState<{ section: NoteSection; id: number; html: string } | null>(null);
+  const lastSectionRef = useRef<NoteSection>('subjective');
   /** Which sections hold text (live, from the editors' input): what the sign checklist reads. */
   const [filled, setFilled] = useState<Record<NoteSection, boolean>>(() => filledOf(note.sections));
   const markFilled = useCallback((section: NoteSection, isFilled: boolean) => {
@@ -78,6 +82,17 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
     );
   }, []);
 
+  useNoteInsertTarget(
+    appointmentId,
+    useCallback(
+      (html: string) => {
+        const section = lastSectionRef.current;
+        setInsertion((previous) => ({ section, id: (previous?.id ?? 0) + 1, html }));
+        markFilled(section, true);
+      },
+      [markFilled],
+    ),
+  );
   const remount = useCallback((sections: NoteSection[], contents: Partial<Sections>) => {
     const nextKeys = { ...keysRef.current };
     for (const section of sections) {
@@ -360,6 +375,9 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
                 containersRef.current[section] = element;
               }}
               data-testid={`note-section-${section}`}
+              onFocus={() => {
+                lastSectionRef.current = section;
+              }}
               onInput={() => markFilled(section, liveText(containersRef.current[section] ?? null) !== '')}
             >
               <h3 className={classes.sectionTitle} id={`note-section-${section}-label`}>
@@ -379,6 +397,9 @@ export function DraftNoteEditor({ appointmentId, note, onNote, isCompact = false
                   placeholder={t(`notes.placeholders.${section}`)}
                   onSave={(html) => handleSectionSave(section, keys[section], html)}
                   showSaveStatus={false}
+                  insertion={
+                    insertion?.section === section ? { id: insertion.id, html: insertion.html } : null
+                  }
                 />
               </Suspense>
             </div>
