@@ -1,4 +1,5 @@
-import { Anchor, Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClock } from '../../../lib/use-clock';
@@ -6,9 +7,13 @@ import { useLanguage } from '../../../lib/ui-state';
 import { usePatientForms } from '../api/intake';
 import { IntakeScore } from './IntakeScoreBadges';
 
+/** The trend charts load only when a chart with scores shows them (Recharts stays out of first load). */
+const IntakeTrendChart = lazy(() => import('./IntakeTrendChart'));
+
 /**
  * The chart's intake forms, newest first: when each was sent, the instrument's score and band (so a
- * clinician reads the trend down the list) and the item-9 flag, each opening its answers. Hidden
+ * clinician reads the trend down the list, and above it the PHQ-9 / GAD-7 trend charts) and the
+ * item-9 flag, each opening its answers. Hidden
  * when the reader may not see them or there are none.
  */
 export function ChartIntakeSection({ patientId }: { patientId: string }) {
@@ -20,12 +25,24 @@ export function ChartIntakeSection({ patientId }: { patientId: string }) {
   if (data.length === 0) {
     return null;
   }
+  const hasScores = data.some((form) => form.score !== null);
   return (
     <Paper withBorder radius="md" p="md" data-testid="chart-intake">
       <Stack gap="sm">
         <Title order={2} size="h4">
           {t('intake.chart.title')}
         </Title>
+        {hasScores ? (
+          <Suspense
+            fallback={
+              <Center mih={120}>
+                <Loader size="sm" aria-label={t('intake.trend.loading')} />
+              </Center>
+            }
+          >
+            <IntakeTrendChart forms={data} />
+          </Suspense>
+        ) : null}
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {data.map((form) => (
             <Group

@@ -1,0 +1,91 @@
+import { screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeApi, type FakeApi } from '../../../test/fake-api';
+import { sendJson } from '../../../test/http-server';
+import { renderWithProviders } from '../../../test/render';
+import { ChartIntakeSection } from './ChartIntakeSection';
+
+const patientId = '11111111-1111-4111-8111-111111111111';
+const slow = { timeout: 20_000 };
+
+function form(
+  index: number,
+  instrument: 'phq9' | 'gad7',
+  score: number,
+  severity: string,
+  completedAt: string,
+) {
+  return {
+    id: `5555555${index}-5555-4555-8555-555555555555`,
+    appointmentId: '22222222-2222-4222-8222-222222222222',
+    patientId,
+    title: { es: instrument.toUpperCase(), en: instrument.toUpperCase() },
+    questionnaireVersion: 1,
+    status: 'completed',
+    updatedAt: completedAt,
+    completedAt,
+    score: { instrument, score, severity, selfHarmFlag: false },
+  };
+}
+
+describe('the chart intake section: scores over time', { timeout: 60_000 }, () => {
+  let api: FakeApi;
+  beforeAll(async () => {
+    api = await startFakeApi();
+    jsdom.reconfigure({ url: `${api.origin}/` });
+  });
+  afterAll(async () => {
+    await api.close();
+  });
+  beforeEach(() => {
+    api.reset();
+  });
+
+  it('draws a PHQ-9 trend with a screen-reader summary and table, oldest first', async () => {
+    api.routes[`GET /api/v1/patients/${patientId}/intake-responses`] = (_request, response) =>
+      sendJson(response, 200, {
+        data: [
+          form(3, 'phq9', 6, 'mild', '2026-11-20T15:00:00.000Z'),
+          form(2, 'phq9', 14, 'moderate', '2026-10-20T15:00:00.000Z'),
+          form(1, 'gad7', 16, 'severe', '2026-10-20T15:00:00.000Z'),
+        ],
+      });
+    renderWithProviders(
+      <MemoryRouter>
+        <ChartIntakeSection patientId={patientId} />
+      </MemoryRouter>,
+    );
+    const summaries = await screen.findAllByTestId('intake-trend-summary', {}, slow);
+    expect(summaries.map((element) => element.textContent)).toEqual([
+      '2 resultados de PHQ-9; el último, 6 de 27 (leve) el 20 nov 2026.',
+      '1 resultado de GAD-7; el último, 16 de 21 (grave) el 20 oct 2026.',
+    ]);
+    expect(screen.getAllByTestId('intake-trend-row').map((row) => row.textContent)).toEqual([
+      '20 oct 202614 / 27moderada',
+      '20 nov 20266 / 27leve',
+      '20 oct 202616 / 21grave',
+    ]);
+  });
+
+  it('shows no trend while no form has a score', async () => {
+    api.routes[`GET /api/v1/patients/${patientId}/intake-responses`] = (_request, response) =>
+      sendJson(response, 200, {
+        data: [
+          {
+            ...form(1, 'phq9', 0, 'minimal', '2026-11-20T15:00:00.000Z'),
+            score: null,
+            status: 'in-progress',
+            completedAt: null,
+          },
+        ],
+      });
+    renderWithProviders(
+      <MemoryRouter>
+        <ChartIntakeSection patientId={patientId} />
+      </MemoryRouter>,
+    );
+    await screen.findByTestId('chart-intake', {}, slow);
+    expect(screen.queryByTestId('intake-trend')).toBeNull();
+  });
+});
