@@ -323,6 +323,17 @@ export const en = {
       capped: '# Export capped at {{maxRows}} rows: narrow the filters to get the rest.',
     },
   },
+  smartPages: {
+    title: 'The app could not be connected',
+    redirect:
+      'The app asked to return to an address it has not registered with the clinic, so for your safety you were not sent there.',
+    client: 'The clinic does not recognise this app, or the app is not allowed to ask for this access.',
+    expired: 'The app’s request has expired or was already used.',
+    generic: 'The request the app made is not valid.',
+    next: 'Go back to the app and try again. If it happens again, contact whoever provides the app: none of your data has been shared.',
+    home: 'Go to the clinic’s page',
+    technical: 'Technical detail for the app: {{detail}}',
+  },
   fileName: {
     consent: 'consent',
     prescription: 'prescription',

@@ -327,6 +327,18 @@ export const es = {
       capped: '# Exportación limitada a {{maxRows}} filas: acote los filtros para obtener el resto.',
     },
   },
+  smartPages: {
+    title: 'No se pudo conectar la aplicación',
+    redirect:
+      'La aplicación pidió volver a una dirección que no tiene registrada en la clínica, así que no le enviamos a ella por seguridad.',
+    client:
+      'La clínica no reconoce esta aplicación, o la aplicación no está autorizada para pedir este acceso.',
+    expired: 'La solicitud de la aplicación caducó o ya se usó.',
+    generic: 'La solicitud que hizo la aplicación no es válida.',
+    next: 'Vuelva a la aplicación e inténtelo de nuevo. Si se repite, escriba a quien le dio la aplicación: sus datos no se han compartido.',
+    home: 'Ir a la página de la clínica',
+    technical: 'Detalle técnico para la aplicación: {{detail}}',
+  },
   fileName: {
     consent: 'consentimiento',
     prescription: 'receta',

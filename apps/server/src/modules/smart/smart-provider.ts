@@ -24,6 +24,7 @@ import {
   touchConnection,
   upsertOauthRecord,
 } from './smart.repository.js';
+import { oauthErrorPage, oauthPageLanguage } from './smart-pages.js';
 import { smartAllScopes } from './smart-scopes.js';
 import { openRegistrationSettingKey } from './smart-settings.js';
 
@@ -174,7 +175,7 @@ async function buildProvider(services: AppServices): Promise<Provider> {
     },
     renderError: (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(out.error)}</title></head><body><h1>${escapeHtml(out.error)}</h1><p>${escapeHtml(out.error_description ?? '')}</p></body></html>`;
+      ctx.body = oauthErrorPage(oauthPageLanguage(ctx.req), out.error, out.error_description);
     },
   };
 
@@ -433,8 +434,4 @@ function createDatabaseAdapter(services: AppServices): new (name: string) => Ada
       };
     }
   };
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/gu, (char) => `&#${char.charCodeAt(0)};`);
 }

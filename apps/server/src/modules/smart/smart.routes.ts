@@ -15,6 +15,7 @@ import { errorResponses } from '../../http/error-responses.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
 import type { AppServices } from '../context.js';
+import { applyOauthHeaders } from './smart-pages.js';
 import { fhirBasePath, oauthMountPath, type SmartServer } from './smart-provider.js';
 import { smartAdvertisedScopes } from './smart-scopes.js';
 import {
@@ -59,6 +60,8 @@ export const smartServerRoutes: FastifyPluginCallbackZod<{ services: AppServices
           : limitAuthorizationServer.call(app, request, reply),
       (request, reply, next) => {
         void reply.hijack();
+        // Hijacked answers skip the headers the app's hooks chose: they go on the raw response here.
+        applyOauthHeaders(reply.raw, reply.getHeaders());
         smart.handle(request.raw, reply.raw);
         next();
       },

@@ -143,6 +143,38 @@ describe('SMART standalone patient launch', () => {
     expect(wrongRedirect.body).toContain('redirect_uri');
   });
 
+  it('shows a request it cannot send back as a page in the person’s language, with the security headers', async () => {
+    await allowOpenRegistration(context.app);
+    const { client } = await registerTestClient(context.app);
+    const url = `/oauth/auth?${new URLSearchParams({ response_type: 'code', client_id: client!.clientId, redirect_uri: 'https://evil.example/cb', scope: 'openid', code_challenge: 'x'.repeat(43), code_challenge_method: 'S256' }).toString()}`;
+    const spanish = await context.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-language': 'es-MX,es;q=0.9' },
+    });
+    expect(spanish.statusCode).toBe(400);
+    expect(spanish.headers['content-type']).toContain('text/html');
+    expect(spanish.body).toContain('<html lang="es">');
+    expect(spanish.body).toContain('No se pudo conectar la aplicación');
+    expect(spanish.body).toContain('no tiene registrada');
+    expect(spanish.body).not.toContain('evil.example/cb"');
+    expect(spanish.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(spanish.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(spanish.headers['x-frame-options']).toBe('DENY');
+    expect(spanish.headers['x-content-type-options']).toBe('nosniff');
+    expect(spanish.headers['referrer-policy']).toBe('no-referrer');
+    const english = await context.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'accept-language': 'en-GB,en;q=0.9' },
+    });
+    expect(english.body).toContain('<html lang="en">');
+    expect(english.body).toContain('The app could not be connected');
+    const jwks = await context.app.inject({ method: 'GET', url: '/oauth/jwks' });
+    expect(jwks.headers['x-content-type-options']).toBe('nosniff');
+    expect(jwks.headers['content-security-policy']).toContain("default-src 'none'");
+  });
+
   it('sends access_denied back to the app when the person refuses, and audits it', async () => {
     await allowOpenRegistration(context.app);
     const { client } = await registerTestClient(context.app);
