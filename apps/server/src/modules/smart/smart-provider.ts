@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, {
   errors,
   type Adapter,
@@ -18,13 +17,12 @@ import {
   deleteOauthRecordsOfGrant,
   findOauthRecord,
   findOauthRecordBy,
-  findSigningKeys,
-  insertSigningKeysIfAbsent,
   insertSmartClient,
   touchConnection,
   upsertOauthRecord,
 } from './smart.repository.js';
 import { oauthErrorPage, oauthPageLanguage } from './smart-pages.js';
+import { loadSigningKeys } from './smart-keys.js';
 import { smartAllScopes } from './smart-scopes.js';
 import { openRegistrationSettingKey } from './smart-settings.js';
 
@@ -56,12 +54,27 @@ export interface SmartServer {
 export function createSmartServer(services: AppServices): SmartServer {
   // Built on first use, not while the app starts: the app must start (and its health check answer
   // 503) while the database is down, and a failed build is tried again by the next request.
-  let building: Promise<Provider> | null = null;
-  const provider = (): Promise<Provider> =>
-    (building ??= buildProvider(services).catch((error: unknown) => {
+  // Built again when its signing keys change by themselves (a rotation due, a key activating) and
+  // at least hourly, so a key another instance added is published here too (see smart-keys.ts).
+  let building: Promise<BuiltProvider> | null = null;
+  let refreshAt: Date | null = null;
+  const provider = async (): Promise<Provider> => {
+    if (building !== null && refreshAt !== null && services.now() >= refreshAt) {
       building = null;
-      throw error;
-    }));
+      refreshAt = null;
+    }
+    building ??= buildProvider(services).then(
+      (built) => {
+        refreshAt = built.refreshAt;
+        return built;
+      },
+      (error: unknown) => {
+        building = null;
+        throw error;
+      },
+    );
+    return (await building).provider;
+  };
   return {
     provider,
     handle: (req, res) => {
@@ -89,10 +102,15 @@ export function createSmartServer(services: AppServices): SmartServer {
   };
 }
 
-async function buildProvider(services: AppServices): Promise<Provider> {
+interface BuiltProvider {
+  provider: Provider;
+  refreshAt: Date;
+}
+
+async function buildProvider(services: AppServices): Promise<BuiltProvider> {
   const { db, config } = services;
   await deleteExpiredOauthRecords(db, services.now());
-  const jwks = await loadSigningKeys(services);
+  const { jwks, refreshAt } = await loadSigningKeys(services, signingKeysId);
   const issuer = `${config.publicOrigin}${oauthMountPath}`;
   const fhirBase = `${config.publicOrigin}${fhirBasePath}`;
 
@@ -209,7 +227,7 @@ async function buildProvider(services: AppServices): Promise<Provider> {
     services.background.run('smart-server-error', () => Promise.reject(error));
   });
 
-  return provider;
+  return { provider, refreshAt };
 }
 
 /** Open registration: public clients only, redirect URIs on https or the loopback interface. */
@@ -353,27 +371,6 @@ async function isPatientUser(services: AppServices, userId: string): Promise<boo
 }
 
 /** The private signing keys: made once with jose, sealed in the database, the same on every start. */
-async function loadSigningKeys(services: AppServices): Promise<JWK[]> {
-  const stored = await findSigningKeys(services.db, signingKeysId);
-  if (stored === null) {
-    const { privateKey } = await generateKeyPair('RS256', { extractable: true, modulusLength: 2048 });
-    const jwk = await exportJWK(privateKey);
-    const kid = services.secrets.keyedHash(`${jwk.n ?? ''}`).slice(0, 16);
-    const keys: JWK[] = [{ ...jwk, kid, alg: 'RS256', use: 'sig' }];
-    await insertSigningKeysIfAbsent(
-      services.db,
-      signingKeysId,
-      services.secrets.encrypt(JSON.stringify(keys)),
-      services.now(),
-    );
-  }
-  const sealed = await findSigningKeys(services.db, signingKeysId);
-  if (sealed === null) {
-    throw new Error('SMART signing keys could not be stored');
-  }
-  return JSON.parse(services.secrets.decrypt(sealed)) as JWK[];
-}
-
 const grantable = new Set([
   'AccessToken',
   'AuthorizationCode',

@@ -82,9 +82,27 @@ export async function deleteExpiredOauthRecords(db: Database, at: Date): Promise
   await db.delete(oauthRecords).where(lt(oauthRecords.expiresAt, at));
 }
 
-export async function findSigningKeys(db: Database, id: string): Promise<string | null> {
+export async function findSigningKeys(
+  db: Database,
+  id: string,
+): Promise<{ sealed: string; createdAt: Date } | null> {
   const [row] = await db.select().from(smartSigningKeys).where(eq(smartSigningKeys.id, id)).limit(1);
-  return row?.sealedJwks ?? null;
+  return row === undefined ? null : { sealed: row.sealedJwks, createdAt: row.createdAt };
+}
+
+/** Replaces the keys only if they are still the set that was read (false when another instance won). */
+export async function replaceSigningKeys(
+  db: Database,
+  id: string,
+  previousSealed: string,
+  nextSealed: string,
+): Promise<boolean> {
+  const updated = await db
+    .update(smartSigningKeys)
+    .set({ sealedJwks: nextSealed })
+    .where(and(eq(smartSigningKeys.id, id), eq(smartSigningKeys.sealedJwks, previousSealed)))
+    .returning({ id: smartSigningKeys.id });
+  return updated.length === 1;
 }
 
 /** Stores the keys unless another instance stored its own first (then those are kept). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEventsOf, createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { resolveSmartBearer } from './smart-bearer.js';
+import { parseStoredKeys } from './smart-keys.js';
 import { createSmartServer } from './smart-provider.js';
 import {
   allowOpenRegistration,
@@ -400,14 +401,14 @@ describe('SMART tokens on /fhir/R4', () => {
     const { findSigningKeys } = await import('./smart.repository.js');
     const before = await findSigningKeys(context.app.services.db, 'oidc');
     const second = await createSmartServer(context.app.services).provider();
-    expect(await findSigningKeys(context.app.services.db, 'oidc')).toBe(before);
+    expect(await findSigningKeys(context.app.services.db, 'oidc')).toEqual(before);
     const served = context.app.inject({ method: 'GET', url: '/oauth/jwks' });
     const jwks = (await served).json<{ keys: { kid: string; n: string }[] }>().keys;
-    const stored = JSON.parse(context.app.services.secrets.decrypt(before ?? '')) as {
-      kid: string;
-      n: string;
-    }[];
-    expect(jwks.map((key) => [key.kid, key.n])).toEqual(stored.map((key) => [key.kid, key.n]));
+    const stored = parseStoredKeys(
+      JSON.parse(context.app.services.secrets.decrypt(before?.sealed ?? '')),
+      before?.createdAt ?? new Date(),
+    );
+    expect(jwks.map((key) => [key.kid, key.n])).toEqual(stored.map(({ jwk }) => [jwk.kid, jwk.n]));
     expect(second.issuer).toBe('http://app.test/oauth');
   });
 });
