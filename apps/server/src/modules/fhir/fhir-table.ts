@@ -1,4 +1,5 @@
 import type { CapabilityStatement } from '@medplum/fhirtypes';
+import { auditEventHandler, consentHandler } from './access.resources.js';
 import { appointmentHandler, encounterHandler } from './appointment.resources.js';
 import {
   allergyIntoleranceHandler,
@@ -9,12 +10,16 @@ import { medicationRequestHandler, observationHandler } from './clinical.resourc
 import { binaryHandler, documentReferenceHandler } from './document.resources.js';
 import type { ResourceHandler } from './fhir-resource.js';
 import { organizationHandler, patientHandler, practitionerHandler } from './people.resources.js';
+import { practitionerRoleHandler, scheduleHandler, slotHandler } from './scheduling.resources.js';
 
 /** Every resource type /fhir/R4 serves: the routes and the CapabilityStatement are made from this. */
 export const resourceHandlers: readonly ResourceHandler[] = [
   patientHandler,
   practitionerHandler,
+  practitionerRoleHandler,
   organizationHandler,
+  scheduleHandler,
+  slotHandler,
   appointmentHandler,
   encounterHandler,
   allergyIntoleranceHandler,
@@ -24,6 +29,8 @@ export const resourceHandlers: readonly ResourceHandler[] = [
   medicationRequestHandler,
   documentReferenceHandler,
   binaryHandler,
+  auditEventHandler,
+  consentHandler,
 ];
 
 /** Search parameters every search takes besides a type's own. */

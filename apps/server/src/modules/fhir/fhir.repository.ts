@@ -12,6 +12,7 @@ import {
   sql,
   type SQL,
 } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import {
   appointments,
@@ -170,7 +171,8 @@ export interface DateBound {
   end: Date;
 }
 
-function dateConditions(column: typeof appointments.startsAt, bounds: readonly DateBound[]): SQL[] {
+/** SQL conditions of FHIR date bounds on a timestamp column. */
+export function dateConditions(column: AnyPgColumn, bounds: readonly DateBound[]): SQL[] {
   return bounds.map((bound) => {
     switch (bound.op) {
       case 'eq':
