@@ -1,14 +1,17 @@
 import type { Bundle, Resource } from '@medplum/fhirtypes';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
 import {
   createAppointment,
   createUser,
   nextRemoteAddress,
+  send,
   signIn,
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
+import { consentDocuments } from '../../db/schema.js';
 import { serverVersion } from '../../paths.js';
 import { createFileStorage } from '../files/file-storage.js';
 import type { FhirAccess } from './fhir-access.js';
@@ -121,6 +124,35 @@ describe('AuditEvent and Consent', () => {
     expect(other.total).toBe(0);
     outcomeOf(await asPatient(patient, '/AuditEvent', ['patient/Patient.rs']), 403);
     outcomeOf(await asPatient(patient, '/Consent', ['patient/Patient.rs']), 403);
-    expect(bundleOf(await asPatient(patient, '/Consent')).resourceType).toBe('Bundle');
+    expect(bundleOf(await asPatient(patient, '/Consent')).total).toBe(0);
+  });
+
+  it('serves a signed consent as a valid Consent with its PDF as DocumentReference; another patient gets 404', async () => {
+    const [telemedicine] = await context.db
+      .select({ id: consentDocuments.id })
+      .from(consentDocuments)
+      .where(eq(consentDocuments.kind, 'telemedicine'));
+    const session = (await signIn(context.app, patient)).token;
+    const document = await send(context.app, 'GET', `/api/v1/consent-documents/${telemedicine!.id}`, {
+      session,
+    });
+    const versionId = document.json<{ current: { id: string } }>().current.id;
+    const signed = await send(
+      context.app,
+      'POST',
+      `/api/v1/consent-documents/${telemedicine!.id}/signatures`,
+      {
+        session,
+        body: { versionId, language: 'es', method: 'typed', typedName: 'Paciente Ana' },
+      },
+    );
+    expect(signed.statusCode, signed.body).toBe(201);
+    const bundle = bundleOf(await asPatient(patient, '/Consent?status=active'));
+    expect(bundle.total).toBe(1);
+    const consent = bundle.entry![0]!.resource as { id: string; sourceReference?: { reference: string } };
+    expect(consent.sourceReference?.reference).toMatch(/^DocumentReference\//);
+    expect((await asPatient(patient, `/${consent.sourceReference!.reference}`)).statusCode).toBe(200);
+    outcomeOf(await asPatient(otherPatient, `/Consent/${consent.id}`), 404);
+    expect(bundleOf(await asPatient(patient, '/Consent?status=inactive')).total).toBe(0);
   });
 });
