@@ -45,6 +45,26 @@ beforeAll(async () => {
   patient = new ApiSession(server.baseUrl);
   await patient.signIn('paciente1@example.com');
   await ok(patient.request('PATCH', '/me', { timeZone: 'Europe/Madrid' }), 'PATCH /me');
+  // The patient has signed the telemedicine consent, so a booking does not also ask for it.
+  const me = await ok(patient.request<{ user: { id: string; name: string } }>('GET', '/me'), 'GET /me');
+  const consents = await ok(
+    patient.request<{
+      items: { documentId: string; kind: string; currentVersionId: string; state: string }[];
+    }>('GET', `/patients/${me.user.id}/consents`),
+    'GET consents',
+  );
+  const telemedicine = consents.items.find((item) => item.kind === 'telemedicine')!;
+  if (telemedicine.state !== 'signed') {
+    await ok(
+      patient.request('POST', `/consent-documents/${telemedicine.documentId}/signatures`, {
+        versionId: telemedicine.currentVersionId,
+        language: 'es',
+        method: 'typed',
+        typedName: me.user.name,
+      }),
+      'POST consent signature',
+    );
+  }
   waiting = new ApiSession(server.baseUrl);
   await waiting.signIn('paciente2@example.com');
 

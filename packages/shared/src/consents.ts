@@ -151,7 +151,10 @@ export const consentDocumentAdminSchema = z.object({
   isSystem: z.boolean(),
   current: consentVersionSchema,
   versions: z.array(consentVersionSchema.pick({ id: true, version: true, publishedAt: true })),
+  /** Every signature of any version, withdrawn ones included. */
   signaturesCount: z.number().int(),
+  /** Patients whose signature of the current version stands (not withdrawn). */
+  currentSignersCount: z.number().int(),
 });
 export type ConsentDocumentAdmin = z.infer<typeof consentDocumentAdminSchema>;
 

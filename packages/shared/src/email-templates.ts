@@ -16,5 +16,6 @@ export const emailTemplates = [
   'waitlist-slot-freed',
   'visit-summary',
   'intake-forms-due',
+  'consent-to-sign',
 ] as const;
 export type EmailTemplateName = (typeof emailTemplates)[number];

@@ -16,6 +16,7 @@ export const notificationKinds = [
   'note.signed',
   'intake.formsDue',
   'consent.withdrawn',
+  'consent.toSign',
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -103,6 +103,13 @@ export const en = {
       reminderBody:
         'Your visit is on {{when}} and you still have {{count}} form(s) to fill in. They help your doctor prepare for the visit.',
     },
+    consentToSign: {
+      subject: 'A consent to sign before your visit at {{clinic}}',
+      body: 'Before your visit on {{when}}, please read and sign «{{title}}».',
+      advice:
+        'It takes a couple of minutes on your phone: you can sign with your finger or by typing your name. If you cannot, the visit still goes ahead.',
+      action: 'Read and sign',
+    },
   },
   intake: {
     problems: {

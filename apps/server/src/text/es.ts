@@ -106,6 +106,13 @@ export const es = {
       reminderBody:
         'Su consulta es el {{when}} y todavía tiene {{count}} formulario(s) por rellenar. Le ayudarán a su médico a preparar la consulta.',
     },
+    consentToSign: {
+      subject: 'Un consentimiento por firmar antes de su consulta en {{clinic}}',
+      body: 'Antes de su consulta del {{when}}, le pedimos que lea y firme «{{title}}».',
+      advice:
+        'Le llevará un par de minutos desde el teléfono: puede firmar con el dedo o escribiendo su nombre. Si no puede, la consulta se hace igual.',
+      action: 'Leer y firmar',
+    },
   },
   intake: {
     problems: {

@@ -119,8 +119,13 @@ describe('a booking and what it records: all or nothing', () => {
     const after = await recorded(people);
     expect(after.appointments).toHaveLength(1);
     expect(after.reminders.map((row) => row.kind).sort()).toEqual(['1h', '24h']);
-    expect(after.emails).toEqual(['doctor:appointment-booked', 'patient:appointment-booked']);
-    expect(after.notifications).toEqual(['appointment.booked']);
+    // The patient has not signed the telemedicine consent yet: the booking asks for it too.
+    expect(after.emails).toEqual([
+      'doctor:appointment-booked',
+      'patient:appointment-booked',
+      'patient:consent-to-sign',
+    ]);
+    expect(after.notifications.sort()).toEqual(['appointment.booked', 'consent.toSign']);
     expect(after.doctorNotifications).toEqual(['appointment.booked']);
     expect(after.audit).toEqual(['appointment.booked']);
   });
@@ -149,8 +154,10 @@ describe('a booking and what it records: all or nothing', () => {
     expect((await recorded(people)).emails).toEqual([
       'doctor:appointment-booked',
       'patient:appointment-booked',
+      'patient:consent-to-sign',
     ]);
-    expect(pushes).toHaveBeenCalledTimes(2);
+    // The booking to the doctor and the patient, and the consent request to the patient.
+    expect(pushes).toHaveBeenCalledTimes(3);
   });
 
   it('keeps the old time, reminders and emails when a reschedule cannot store its emails', async () => {
@@ -213,6 +220,7 @@ describe('a booking and what it records: all or nothing', () => {
       'doctor:appointment-cancelled',
       'patient:appointment-booked',
       'patient:appointment-cancelled',
+      'patient:consent-to-sign',
     ]);
     const [notified] = await context.db
       .select()

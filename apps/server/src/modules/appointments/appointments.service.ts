@@ -25,6 +25,7 @@ import {
 import { loadBookingRules, loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import { isUuid } from '../../lib/uuid.js';
 import { createDueIntakeForms } from '../questionnaires/questionnaires.service.js';
+import { runBookingFollowUps } from './booking-follow-ups.js';
 import { insertReminders } from './reminders.repository.js';
 import {
   canBookFor,
@@ -222,11 +223,13 @@ export async function bookAppointment(
         // Forms still open 24 h before the visit are reminded once (modules/reminders).
         await insertReminders(db, row.id, row.startsAt, now, ['intake']);
       }
+      const followUps = await runBookingFollowUps(ctx, db, row);
       return {
         result: row,
         afterCommit: () => {
           announced();
           formsDue.afterCommit();
+          followUps();
         },
       };
     },

@@ -13,6 +13,7 @@ import { auditIn } from './consent-audit.js';
 import { consentNotFound } from './consents.policy.js';
 import { presentAdminDocument, presentDocument } from './consents.presenter.js';
 import {
+  countActiveSignersByVersion,
   countSignaturesByDocument,
   findDocumentWithCurrent,
   insertDocument,
@@ -70,12 +71,14 @@ export async function listConsentDocumentsForAdmin(ctx: ServiceContext): Promise
     rows.map((row) => row.document.id),
   );
   const counts = await countSignaturesByDocument(ctx.db);
+  const signers = await countActiveSignersByVersion(ctx.db);
   return {
     items: rows.map((row) =>
       presentAdminDocument(
         row,
         versions.filter((version) => version.documentId === row.document.id),
         counts.get(row.document.id) ?? 0,
+        signers.get(row.current.id) ?? 0,
       ),
     ),
   };
@@ -87,7 +90,13 @@ async function adminDocument(db: Database, id: string): Promise<ConsentDocumentA
     throw consentNotFound();
   }
   const counts = await countSignaturesByDocument(db);
-  return presentAdminDocument(row, await listVersions(db, [id]), counts.get(id) ?? 0);
+  const signers = await countActiveSignersByVersion(db);
+  return presentAdminDocument(
+    row,
+    await listVersions(db, [id]),
+    counts.get(id) ?? 0,
+    signers.get(row.current.id) ?? 0,
+  );
 }
 
 /** `POST /admin/consent-documents`: a new document with its version 1. */

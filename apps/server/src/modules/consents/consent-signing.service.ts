@@ -17,8 +17,8 @@ import { generateVerificationCode } from '../prescriptions/verification-code.js'
 import { insertDocument as insertChartDocument } from '../records/documents.repository.js';
 import { readClinicLogo } from '../settings/clinic-logo.service.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
-import { t } from '../../text/catalogue.js';
 import { auditIn } from './consent-audit.js';
+import { consentFileName } from './consent-file-name.js';
 import { renderConsentPdf } from './consent-pdf.js';
 import { consentNotFound, requireSigner } from './consents.policy.js';
 import { presentSignature } from './consents.presenter.js';
@@ -152,7 +152,7 @@ export async function signConsent(
         fileId: pdfFile.id,
         kind: 'consent',
         category: 'other',
-        name: `${t(language, 'fileName.consent')}-${title}-v${version.version}.pdf`,
+        name: consentFileName(language, title, version.version, signedAt, signer.timeZone),
         uploadedByUserId: actor.userId,
         createdAt: signedAt,
       });

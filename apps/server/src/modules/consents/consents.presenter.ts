@@ -113,6 +113,7 @@ export function presentAdminDocument(
   row: ConsentDocumentWithCurrent,
   versions: readonly ConsentVersionRow[],
   signaturesCount: number,
+  currentSignersCount: number,
 ): ConsentDocumentAdmin {
   return {
     id: row.document.id,
@@ -125,5 +126,6 @@ export function presentAdminDocument(
       publishedAt: version.publishedAt.toISOString(),
     })),
     signaturesCount,
+    currentSignersCount,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
   appointments,
@@ -85,6 +85,16 @@ export async function countSignaturesByDocument(db: Database): Promise<Map<strin
     .innerJoin(consentDocumentVersions, eq(consentDocumentVersions.id, consentSignatures.versionId))
     .groupBy(consentDocumentVersions.documentId);
   return new Map(rows.map((row) => [row.documentId, row.count]));
+}
+
+/** Per version, how many patients hold a signature of it that is not withdrawn. */
+export async function countActiveSignersByVersion(db: Database): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ versionId: consentSignatures.versionId, count: countDistinct(consentSignatures.patientUserId) })
+    .from(consentSignatures)
+    .where(isNull(consentSignatures.withdrawnAt))
+    .groupBy(consentSignatures.versionId);
+  return new Map(rows.map((row) => [row.versionId, row.count]));
 }
 
 /** Creates a document (returns null when its system key already exists: the seed ran before). */

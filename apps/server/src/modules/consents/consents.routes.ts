@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../http/error-responses.js';
 import { rateLimits } from '../../http/rate-limits.js';
 import { contextFor } from '../../http/service-context.js';
+import { addBookingFollowUp } from '../appointments/booking-follow-ups.js';
 import type { AppServices } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import {
@@ -24,6 +25,7 @@ import {
   listConsentDocumentsForAdmin,
   publishConsentVersion,
 } from './consent-documents.service.js';
+import { requestConsentsAtBooking } from './consent-requests.service.js';
 import { signConsent, withdrawConsent } from './consent-signing.service.js';
 import { getPatientConsents, verifyConsent } from './consents.service.js';
 
@@ -42,6 +44,9 @@ export const consentsRoutes: FastifyPluginCallbackZod<{ services: AppServices; s
   { services, storage },
   done,
 ) => {
+  // A booking (by the patient or reception) asks for the required consents not yet signed.
+  addBookingFollowUp(requestConsentsAtBooking);
+
   app.get(
     '/consent-documents/:id',
     {

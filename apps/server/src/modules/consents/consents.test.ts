@@ -14,6 +14,7 @@ import {
   type SignedInClient,
 } from '../../test/factories.js';
 import { pngHeader } from '../../test/images.js';
+import { calendarDateIn } from '../settings/clinic-dates.js';
 import { pdfText } from '../../test/pdf-text.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 
@@ -164,6 +165,9 @@ describe('signing a consent', () => {
       .from(chartDocuments)
       .where(eq(chartDocuments.id, signature.chartDocumentId));
     expect(chartDocument).toMatchObject({ kind: 'consent', patientUserId: patient.me.user.id });
+    // Named in the patient's language: the title's words, the version, the day in the patient's zone.
+    const day = calendarDateIn(new Date(), patient.me.user.timeZone);
+    expect(chartDocument!.name).toBe(`consentimiento-atencion-telemedicina-v1-${day}.pdf`);
     const listed = await send(context.app, 'GET', `/api/v1/patients/${patient.me.user.id}/documents`, {
       session: patient.token,
     });

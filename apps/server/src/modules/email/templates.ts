@@ -45,6 +45,11 @@ export type EmailContent =
         link: string;
         reminder?: boolean;
       };
+    }
+  | {
+      template: 'consent-to-sign';
+      /** The document's title in the recipient's language; the link opens it to read and sign. */
+      data: { name: string; title: string; startsAt: Date; timeZone: string; link: string };
     };
 
 /** What every appointment email shows: to whom, with whom, when (in the recipient's zone), the link. */
@@ -197,6 +202,19 @@ function partsOf(content: EmailContent, language: Language, clinic: string): Par
           t(language, 'email.intakeFormsDue.advice'),
         ],
         action: { label: t(language, 'email.intakeFormsDue.action'), link: content.data.link },
+        footer,
+      };
+    }
+    case 'consent-to-sign': {
+      const when = formatVisitTime(content.data.startsAt, content.data.timeZone, language);
+      return {
+        subject: t(language, 'email.consentToSign.subject', { clinic }),
+        greeting,
+        paragraphs: [
+          t(language, 'email.consentToSign.body', { when, title: content.data.title }),
+          t(language, 'email.consentToSign.advice'),
+        ],
+        action: { label: t(language, 'email.consentToSign.action'), link: content.data.link },
         footer,
       };
     }

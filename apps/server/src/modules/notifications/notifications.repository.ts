@@ -1,5 +1,5 @@
 import type { NotificationKind } from '@telemedicina/shared/notifications';
-import { and, count, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { notifications } from '../../db/schema.js';
 
@@ -78,4 +78,28 @@ export async function markAllNotificationsRead(db: Database, userId: string, now
     .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
     .returning({ id: notifications.id });
   return rows.length;
+}
+
+/**
+ * Whether the user already has a notification of this kind whose data holds these values (a request
+ * sent once per subject, e.g. one consent version for one appointment).
+ */
+export async function hasNotificationWith(
+  db: Database,
+  userId: string,
+  kind: NotificationKind,
+  data: Record<string, string>,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(
+      and(
+        eq(notifications.userId, userId),
+        eq(notifications.kind, kind),
+        sql`${notifications.data} @> ${JSON.stringify(data)}::jsonb`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }

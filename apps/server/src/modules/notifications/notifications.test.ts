@@ -9,6 +9,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { emailOutbox, users } from '../../db/schema.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
+import { signTelemedicineConsent } from '../../test/consent-fixtures.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
 import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
 import { escapeIcsText } from '../../lib/ics.js';
@@ -39,7 +40,10 @@ async function setUp(): Promise<{ patient: SignedInClient; doctor: SignedInClien
     name: 'Ana; Pérez, hija',
   });
   const doctor = await signIn(context.app, doctorUser);
-  return { patient: await signIn(context.app, patientUser), doctor, doctorId: doctorUser.id };
+  const patient = await signIn(context.app, patientUser);
+  // Signed already, so a booking sends only its own notices (the consent request has its own tests).
+  await signTelemedicineConsent(context.app, patient);
+  return { patient, doctor, doctorId: doctorUser.id };
 }
 
 async function book(session: string, doctorId: string, startsAt: string): Promise<Appointment> {

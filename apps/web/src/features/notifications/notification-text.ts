@@ -22,6 +22,7 @@ const kindKeys = {
   'note.signed': 'noteSigned',
   'consent.withdrawn': 'consentWithdrawn',
   'intake.formsDue': 'intakeFormsDue',
+  'consent.toSign': 'consentToSign',
 } as const satisfies Record<NotificationKind, string>;
 
 const cancellers = ['patient', 'doctor', 'staff'] as const;
@@ -134,6 +135,18 @@ export function describeNotification(
         body: t('notifications.kinds.consentWithdrawn.body', { time }),
         link: appointmentLink,
       };
+    case 'consentToSign': {
+      const documentId = text(data, 'documentId');
+      return {
+        title: t('notifications.kinds.consentToSign.title'),
+        body: t('notifications.kinds.consentToSign.body', { time }),
+        // The patient's signing page (the portal's address: only patients are asked to sign).
+        link:
+          documentId !== null && /^[0-9a-f-]{36}$/i.test(documentId)
+            ? `/portal/consents/${documentId}`
+            : '/portal/consents',
+      };
+    }
     case 'intakeFormsDue':
       // `reminder`: the forms are still open 24 h before the visit.
       return data.reminder === true
