@@ -25,6 +25,8 @@ export const webRoutePatterns = [
   '/admin/apps',
   '/admin/questionnaires',
   '/admin/questionnaires/:id',
+  '/admin/consent-documents',
+  '/admin/consent-documents/:id',
   '/admin/outbox',
   '/admin/users',
   '/admin/users/:id',

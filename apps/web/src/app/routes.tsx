@@ -187,6 +187,14 @@ export const routes: RouteObject[] = [
                 }),
               },
               {
+                path: 'consent-documents',
+                lazy: async () => ({ Component: (await consents()).ConsentDocumentsAdminPage }),
+              },
+              {
+                path: 'consent-documents/:id',
+                lazy: async () => ({ Component: (await consents()).ConsentDocumentEditorPage }),
+              },
+              {
                 path: 'settings',
                 lazy: async () => ({ Component: (await adminSettings()).ClinicSettingsPage }),
               },
@@ -205,7 +213,7 @@ export const routes: RouteObject[] = [
             children: [
               {
                 index: true,
-                lazy: async () => ({ Component: (await import('../features/portal')).PortalHomePage }),
+                lazy: async () => ({ Component: (await import('./PortalHomeRoute')).PortalHomeRoute }),
               },
               { path: 'doctors', lazy: async () => ({ Component: (await doctors()).DoctorsPage }) },
               { path: 'doctors/:id', lazy: async () => ({ Component: (await doctors()).DoctorPage }) },

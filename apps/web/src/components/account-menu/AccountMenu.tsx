@@ -4,22 +4,34 @@ import '@mantine/core/styles/Avatar.layer.css';
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import type { User } from '@telemedicina/shared/auth';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSignOut } from '../../lib/session';
 
+/** A place of one's own the menu leads to besides the profile (the portal's consents). */
+export interface AccountMenuLink {
+  key: string;
+  to: string;
+  label: string;
+  icon: ReactNode;
+}
+
 /**
  * The signed-in person's menu, in the staff frame and in the patient's portal: photo or initials
- * (and, in the staff frame from medium screens, the name), a link to the profile, and sign-out.
+ * (and, in the staff frame from medium screens, the name), a link to the profile and to the
+ * frame's other places of one's own, and sign-out.
  */
 export function AccountMenu({
   user,
   profilePath,
+  links = [],
   buttonClassName,
   nameClassName,
 }: {
   user: User;
   profilePath: string;
+  links?: readonly AccountMenuLink[];
   buttonClassName?: string;
   /** Shows the name and a chevron beside the photo from medium screens, styled by this class. */
   nameClassName?: string;
@@ -71,6 +83,17 @@ export function AccountMenu({
         >
           {t('admin.userMenu.profile')}
         </Menu.Item>
+        {links.map((link) => (
+          <Menu.Item
+            key={link.key}
+            component={Link}
+            to={link.to}
+            leftSection={link.icon}
+            data-testid={`user-menu-${link.key}`}
+          >
+            {link.label}
+          </Menu.Item>
+        ))}
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={18} />}

@@ -13,6 +13,7 @@ import {
   IconNurse,
   IconSettings,
   IconShieldLock,
+  IconSignature,
   IconStethoscope,
   IconUserCircle,
   IconUsers,
@@ -37,6 +38,7 @@ export interface NavigationItem {
     | 'settings'
     | 'apps'
     | 'questionnaires'
+    | 'consentDocuments'
     | 'profile';
   to: string;
   icon: Icon;
@@ -87,6 +89,12 @@ export const navigationItems: readonly NavigationItem[] = [
     to: '/admin/questionnaires',
     icon: IconListCheck,
     anyOf: ['settings.manage', 'doctors.profile.own'],
+  },
+  {
+    key: 'consentDocuments',
+    to: '/admin/consent-documents',
+    icon: IconSignature,
+    anyOf: ['settings.manage'],
   },
   { key: 'settings', to: '/admin/settings', icon: IconSettings, anyOf: ['settings.manage'] },
   { key: 'apps', to: '/admin/apps', icon: IconApps, anyOf: ['settings.manage'] },

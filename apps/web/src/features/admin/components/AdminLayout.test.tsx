@@ -43,6 +43,7 @@ describe('AdminLayout', () => {
       'admin-nav-users',
       'admin-nav-outbox',
       'admin-nav-questionnaires',
+      'admin-nav-consentDocuments',
       'admin-nav-settings',
       'admin-nav-apps',
       'admin-nav-profile',

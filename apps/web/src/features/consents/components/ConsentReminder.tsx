@@ -1,5 +1,5 @@
 import '@mantine/core/styles/Alert.layer.css';
-import { Alert, Button, Text } from '@mantine/core';
+import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconSignature } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -8,10 +8,11 @@ import { usePatientConsents } from '../api/patient-consents';
 import { requiredConsentOf } from './ConsentStateBadge';
 
 /**
- * "Consent to sign" on the patient's upcoming appointment and check-in: shown when the current
- * version of the required (telemedicine) consent is not signed by them. Never blocks the visit.
+ * "Consent to sign" on the patient's upcoming appointment, check-in and the next visit's card on
+ * the portal's home (`compact`: one line and the action): shown when the current version of the
+ * required (telemedicine) consent is not signed by them. Never blocks the visit.
  */
-export function ConsentReminder({ patientId }: { patientId: string }) {
+export function ConsentReminder({ patientId, compact = false }: { patientId: string; compact?: boolean }) {
   const { t } = useTranslation();
   // Only the patient is asked; a doctor or reception opening the same page sees nothing here.
   const isPatient = useMe().data?.user.id === patientId;
@@ -19,6 +20,29 @@ export function ConsentReminder({ patientId }: { patientId: string }) {
   const required = requiredConsentOf(consents.data);
   if (required === null || required.state === 'signed') {
     return null;
+  }
+  const action = (
+    <Button
+      component={Link}
+      to={`/portal/consents/${required.documentId}`}
+      size="sm"
+      variant={compact ? 'light' : 'filled'}
+      color={compact ? 'yellow.9' : undefined}
+      leftSection={compact ? <IconSignature size={18} aria-hidden /> : undefined}
+      data-testid="consent-reminder-action"
+    >
+      {t('consents.toSignAction')}
+    </Button>
+  );
+  if (compact) {
+    return (
+      <Group gap="xs" justify="space-between" wrap="wrap" data-testid="consent-reminder" data-compact>
+        <Text size="sm" fw={600}>
+          {t('consents.toSign')}
+        </Text>
+        {action}
+      </Group>
+    );
   }
   return (
     <Alert
@@ -31,9 +55,7 @@ export function ConsentReminder({ patientId }: { patientId: string }) {
       <Text size="sm" mb="sm">
         {t('consents.toSignBody')}
       </Text>
-      <Button component={Link} to={`/portal/consents/${required.documentId}`} size="sm">
-        {t('consents.toSignAction')}
-      </Button>
+      {action}
     </Alert>
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '@tabler/icons-react';
 import type { Appointment } from '@telemedicina/shared/appointment';
 import type { DoctorProfile } from '@telemedicina/shared/doctors';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useClock } from '../../../lib/use-clock';
@@ -27,8 +28,11 @@ export function NextVisitCard({
   appointment,
   doctor,
   now,
+  extra,
 }: {
   appointment: Appointment;
+  /** Something to do before this visit that another feature knows of (shown above the actions). */
+  extra?: ReactNode;
   /** The doctor's public profile (photo, specialties), when it has come. */
   doctor?: DoctorProfile | undefined;
   now: Date;
@@ -97,6 +101,7 @@ export function NextVisitCard({
           ? t('portal.next.roomOpen')
           : t('portal.next.opensAt', { time: clock.time(checkInOpensAt(appointment)) })}
       </Text>
+      {extra}
       <div className={classes.actions}>
         {isJoinable ? (
           <>

@@ -5,7 +5,7 @@ import { Alert, Button, Paper, Skeleton, Text, Title } from '@mantine/core';
 import { IconFileDescription, IconPill, IconRepeat, IconSearch, IconVideo } from '@tabler/icons-react';
 import type { Appointment } from '@telemedicina/shared/appointment';
 import type { PrescriptionSummary } from '@telemedicina/shared/prescriptions';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiErrorText } from '../../../lib/error-text';
@@ -36,9 +36,14 @@ function useNow(intervalMs = 30_000): Date {
  * The patient's home (`/portal`), built around the next visit: its card with the one right action
  * for the moment, then the other visits ahead, then the past visits with their summaries and
  * prescriptions and a way to book again with the same doctor. Without any visit: a clear start,
- * finding a doctor.
+ * finding a doctor. The app layer may add to the next visit's card (a consent still to sign).
  */
-export function PortalHomePage() {
+export function PortalHomePage({
+  renderNextExtra,
+}: {
+  /** What other features add to the next visit's card (the app layer's consent to sign). */
+  renderNextExtra?: (appointment: Appointment) => ReactNode;
+} = {}) {
   const { t } = useTranslation();
   const me = useMe().data;
   const now = useNow();
@@ -63,7 +68,7 @@ export function PortalHomePage() {
           {errorText(upcoming.error)}
         </Alert>
       ) : next ? (
-        <NextVisitCard appointment={next} doctor={doctor.data} now={now} />
+        <NextVisitCard appointment={next} doctor={doctor.data} now={now} extra={renderNextExtra?.(next)} />
       ) : (
         <Paper withBorder radius="lg" p="lg" component="section" data-testid="portal-start">
           <Title order={2} size="h4" mb={6}>

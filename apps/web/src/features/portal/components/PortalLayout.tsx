@@ -1,3 +1,4 @@
+import { IconSignature } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
@@ -79,6 +80,14 @@ export function PortalLayout({
               <AccountMenu
                 user={me.user}
                 profilePath="/portal/profile"
+                links={[
+                  {
+                    key: 'consents',
+                    to: '/portal/consents',
+                    label: t('portal.menu.consents'),
+                    icon: <IconSignature size={18} />,
+                  },
+                ]}
                 buttonClassName={classes.userButton}
               />
             ) : null}
