@@ -1,5 +1,5 @@
 /**
- * FHIR Appointment searches on the built server with PostgreSQL and 100,000 appointments, against
+ * FHIR Appointment and Observation searches on the built server with PostgreSQL and 100,000 appointments, against
  * the app's own REST list (GET /api/v1/appointments) asking the same, measured in the same run.
  *
  *   npm run bench:fhir           (builds the server first when its build is missing or stale)
@@ -20,6 +20,8 @@
  * - practitioner:  the doctor, Appointment?practitioner=<self>            vs  ?doctorId=
  * - paging:        the doctor, _count=50 and the `next` link, 10 pages      vs  page=1…10
  * - patient-self:  the patient's token, Appointment?patient=<self>        vs  their own list
+ * - observation:   the doctor, Observation?patient=&category=vital-signs  vs  one visit's vitals
+ *                  (GET /api/v1/appointments/:id/vitals: the app has no list of a patient's vitals)
  *
  * Every FHIR search does what a real one does: the token check, the care-relationship check, the
  * query with its total, and the audit event. Target (reported): FHIR p99 ≤ 50 ms at 10 clients.
@@ -56,7 +58,7 @@ const pagingPages = 10;
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serverBuild = path.join(root, 'apps/server/dist');
 
-const kinds = ['patient', 'date', 'practitioner', 'paging', 'patient-self'] as const;
+const kinds = ['patient', 'date', 'practitioner', 'paging', 'patient-self', 'observation'] as const;
 type Kind = (typeof kinds)[number];
 type Api = 'fhir' | 'rest';
 
@@ -113,6 +115,7 @@ function requestsFor(setup: FhirBenchSetup) {
   const span = new Date(setup.lastStart).getTime() - first - 30 * 86_400_000;
   const pickPatient = () =>
     setup.treatedPatientIds[Math.floor(Math.random() * setup.treatedPatientIds.length)]!;
+  const pickVisit = () => setup.treatedVisits[Math.floor(Math.random() * setup.treatedVisits.length)]!;
   const pickMonth = () => {
     const from = new Date(first + Math.floor(Math.random() * Math.max(span, 1)));
     return { from: from.toISOString(), to: new Date(from.getTime() + 30 * 86_400_000).toISOString() };
@@ -175,6 +178,16 @@ function requestsFor(setup: FhirBenchSetup) {
       }),
       rest: (): Request => ({ path: rest(`pageSize=${pageSize}`), headers: patientCookie }),
     },
+    observation: {
+      fhir: (): Request => ({
+        path: `/fhir/R4/Observation?patient=Patient/${pickVisit().patientId}&category=vital-signs&_count=${pageSize}`,
+        headers: doctorBearer,
+      }),
+      rest: (): Request => ({
+        path: `/api/v1/appointments/${pickVisit().appointmentId}/vitals`,
+        headers: doctorCookie,
+      }),
+    },
   } satisfies Record<Kind, Record<Api, () => Request>>;
 }
 
@@ -224,8 +237,10 @@ async function load(base: string, api: Api, kind: Kind, make: () => Request, dur
           break;
         }
         sample.times.push(elapsed);
-        const parsed = JSON.parse(body) as { entry?: unknown[]; data?: unknown[] };
-        sample.entries += (api === 'fhir' ? parsed.entry?.length : parsed.data?.length) ?? 0;
+        const parsed = JSON.parse(body) as { entry?: unknown[]; data?: unknown[]; vitals?: unknown };
+        const answered =
+          api === 'fhir' ? parsed.entry : (parsed.data ?? (parsed.vitals ? [parsed.vitals] : []));
+        sample.entries += answered?.length ?? 0;
         target = kind === 'paging' ? nextPage(api, target, body, page) : null;
         page += 1;
       }

@@ -2,7 +2,7 @@
  * The data of `npm run bench:fhir`: a clinic of `patients` patients and `doctors` doctors with
  * `appointments` appointments over two years (one past, one to come), written straight into the
  * tables with INSERT … SELECT generate_series (not through the HTTP API: 100,000 rows take seconds).
- * Two of the people are real accounts made through the app's own factories (in this process, from
+ * Each held visit has the vitals the patient reported. Two of the people are real accounts made through the app's own factories (in this process, from
  * source): the measured doctor (with a second factor) and the measured patient; both sign in, and
  * both connect a SMART app through the real standalone launch (registration, authorization with
  * PKCE and consent, token exchange) — the doctor with `user/*.rs`, the patient with `patient/*.rs`.
@@ -14,6 +14,8 @@ export interface FhirBenchSetup {
   patientId: string;
   /** Patients the measured doctor treats (a confirmed or held visit with them). */
   treatedPatientIds: string[];
+  /** Held visits of the measured doctor (each with reported vitals) and their patients. */
+  treatedVisits: { appointmentId: string; patientId: string }[];
   doctorSession: string;
   patientSession: string;
   doctorBearer: string;
@@ -126,10 +128,19 @@ export async function seedFhirBench(
           when s.starts_at >= now() then 'confirmed'
           when s.i % 10 = 8 then 'no_show'
           else 'completed' end as status) x`);
+    // Vitals the patient reported for each held visit (the Observation searches read them).
+    await run(sql`
+      insert into visit_vitals (appointment_id, patient_user_id, temperature_c, heart_rate_bpm,
+        systolic_mm_hg, diastolic_mm_hg, respiratory_rate, oxygen_saturation, weight_kg, height_cm, reported_at)
+      select id, patient_user_id, round((36 + random() * 2)::numeric, 1), 60 + floor(random() * 40)::int,
+        105 + floor(random() * 40)::int, 65 + floor(random() * 25)::int, 12 + floor(random() * 8)::int,
+        94 + floor(random() * 6)::int, round((55 + random() * 40)::numeric, 1), 170, starts_at - interval '1 hour'
+      from appointments where status = 'completed'`);
     // A table in service has been vacuumed: index-only counts, planner statistics.
     await run(sql`vacuum analyze users`);
     await run(sql`vacuum analyze user_roles`);
     await run(sql`vacuum analyze appointments`);
+    await run(sql`vacuum analyze visit_vitals`);
     const range = rowsOf<{ first: string; last: string; total: string }>(
       await run(sql`
       select min(starts_at)::text as first, max(starts_at)::text as last, count(*)::text as total
@@ -141,6 +152,11 @@ export async function seedFhirBench(
       where doctor_user_id = ${doctor.id} and status <> 'cancelled' limit 1000`),
     );
     const treatedPatientIds = treated.map((row) => row.id);
+    const treatedVisits = rowsOf<{ appointmentId: string; patientId: string }>(
+      await run(sql`
+        select id as "appointmentId", patient_user_id as "patientId" from appointments
+        where doctor_user_id = ${doctor.id} and status = 'completed' limit 1000`),
+    );
     const seededIn = (performance.now() - started) / 1000;
     console.log(
       `Seeded ${range[0]?.total} appointments (${size.patients} patients, ${size.doctors} doctors, ` +
@@ -166,6 +182,7 @@ export async function seedFhirBench(
       doctorId: doctor.id,
       patientId: patient.id,
       treatedPatientIds,
+      treatedVisits,
       doctorSession: doctorSignedIn.token,
       patientSession: patientSignedIn.token,
       doctorBearer: doctorLaunch.tokens.accessToken,
