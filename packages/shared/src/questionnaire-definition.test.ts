@@ -4,14 +4,17 @@ import { maxValueExtensionUrl, minValueExtensionUrl, translation } from './intak
 import { builderQuestionnaireSchema } from './questionnaire-builder.js';
 import { questionnaireDefinitionProblems } from './questionnaire-definition.js';
 
-function item(linkId: string, extra: Partial<QuestionnaireItem> = {}): QuestionnaireItem {
+/** An item's fields, and `_text` (the English words), which the FHIR types leave out. */
+type ItemFields = Partial<QuestionnaireItem> & { _text?: { extension?: unknown[] } | undefined };
+
+function item(linkId: string, extra: ItemFields = {}): QuestionnaireItem {
   return {
     linkId,
     type: 'string',
     text: `Pregunta ${linkId}`,
     _text: { extension: [translation('en', `Question ${linkId}`)] },
     ...extra,
-  } as QuestionnaireItem;
+  };
 }
 
 function option(code: string) {
