@@ -5,6 +5,7 @@ import {
   type AnswerMap,
   type AnswerValue,
   enabledLinkIds,
+  flattenItems,
   itemText,
   textIn,
 } from '@telemedicina/shared/intake-logic';
@@ -22,6 +23,20 @@ export interface PreviewFieldProps {
   onChange: (given: AnswerValue[]) => void;
 }
 export type PreviewField = ComponentType<PreviewFieldProps>;
+
+/** An item not yet written is shown by its place ("Pregunta 2"), as the editor names it. */
+function withWords(
+  item: QuestionnaireItem,
+  number: number,
+  language: 'es' | 'en',
+  t: (key: 'questionnaireBuilder.item.untitled', options: { number: number }) => string,
+): QuestionnaireItem {
+  if (itemText(item, language).trim() !== '') {
+    return item;
+  }
+  const { _text: _unused, ...rest } = item as QuestionnaireItem & { _text?: unknown };
+  return { ...rest, text: t('questionnaireBuilder.item.untitled', { number }) };
+}
 
 /**
  * The questionnaire as the patient will see it on a phone (a 390 px frame), in the language chosen
@@ -46,6 +61,9 @@ export function PhonePreview({
     language,
   );
 
+  const all = flattenItems(resource.item);
+  const position = (item: QuestionnaireItem) => all.indexOf(item) + 1;
+
   const render = (items: readonly QuestionnaireItem[] | undefined) =>
     (items ?? []).map((item) => {
       if (!enabled.has(item.linkId)) {
@@ -55,7 +73,8 @@ export function PhonePreview({
         return (
           <Stack key={item.linkId} gap="md" component="section">
             <Title order={3} size="h5">
-              {itemText(item, language)}
+              {itemText(item, language).trim() ||
+                t('questionnaireBuilder.item.untitled', { number: position(item) })}
             </Title>
             {render(item.item)}
           </Stack>
@@ -64,7 +83,7 @@ export function PhonePreview({
       return (
         <Field
           key={`${language}-${item.linkId}-${item.type}`}
-          item={item}
+          item={withWords(item, position(item), language, t)}
           language={language}
           value={answers[item.linkId] ?? []}
           error={null}
