@@ -87,7 +87,7 @@ describe('consent signed by the patient', () => {
 
     // In the patient's documents: the signed PDF, which opens as a PDF.
     await patient.goto(`${server.baseUrl}/portal/my-record`);
-    const documentRow = patient.getByText(/consentimiento-Consentimiento informado/);
+    const documentRow = patient.getByText(/consentimiento-atencion-telemedicina-v1-/);
     await documentRow.first().waitFor({ timeout: 20_000 });
     // The record's consents section says it too.
     const section = patient.getByTestId('chart-consents');
