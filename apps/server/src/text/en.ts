@@ -292,6 +292,8 @@ export const en = {
       '  record.json\n    All the data as JSON, readable by other programs and health systems: personal\n    details, identity document, emergency contact, allergies, conditions and medications\n    (also the ones that were ended, with the date and who ended them), appointments and\n    visits, signed clinical notes (as HTML and as plain text), diagnoses, addenda,\n    vital signs, prescriptions with their medications, the list of documents and the\n    access log.\n    Format "{{format}}", version {{version}}. Dates and times are in\n    UTC, written as ISO 8601 (for example 2026-05-04T09:30:00.000Z).',
     folders:
       '  prescriptions/   Prescriptions as PDF ({{prescriptions}}), with their verification code.\n                   Cancelled ones are marked CANCELLED.\n  summaries/       Visit summaries as PDF ({{summaries}}).\n  documents/       Documents added to your record ({{documents}}), under the name they\n                   were given; when two names matched, the second one carries a number.',
+    questionnairesFile:
+      '  {{path}}\n    The questionnaires you answered before your visits ({{count}}), with your answers\n    and, beside each, the exact version of the questionnaire answered, as FHIR R4\n    (a Bundle of QuestionnaireResponse and Questionnaire).',
     notIncluded:
       'What is not included:\n  - Clinical notes the doctor has not signed yet (drafts).\n  - Documents that were removed from the record.',
     missingFiles:

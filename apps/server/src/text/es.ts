@@ -296,6 +296,8 @@ export const es = {
       '  record.json\n    Todos los datos en formato JSON, legible por otros programas y sistemas de salud:\n    datos personales, documento de identidad, contacto de emergencia, alergias,\n    enfermedades y medicación (también las que se dieron por terminadas, con la fecha\n    y la persona que lo hizo), citas y consultas, notas clínicas firmadas (en HTML y en\n    texto simple), diagnósticos, anotaciones posteriores, constantes vitales, recetas\n    con sus medicamentos, la lista de documentos y el registro de accesos.\n    Formato "{{format}}", versión {{version}}. Las fechas y horas\n    están en UTC con el formato ISO 8601 (por ejemplo 2026-05-04T09:30:00.000Z).',
     folders:
       '  prescriptions/   Recetas en PDF ({{prescriptions}}), con su código de verificación.\n                   Las anuladas llevan la marca ANULADA.\n  summaries/       Resúmenes de consulta en PDF ({{summaries}}).\n  documents/       Documentos añadidos a su historia ({{documents}}), con el nombre\n                   que se les dio; si dos coincidían, el segundo lleva un número.',
+    questionnairesFile:
+      '  {{path}}\n    Los cuestionarios que usted respondió antes de sus consultas ({{count}}), con sus\n    respuestas y, junto a cada uno, la versión exacta del cuestionario respondido, en\n    formato FHIR R4 (un Bundle de QuestionnaireResponse y Questionnaire).',
     notIncluded:
       'Qué no se incluye:\n  - Las notas clínicas que el médico todavía no ha firmado (borradores).\n  - Los documentos que se retiraron de la historia.',
     missingFiles:

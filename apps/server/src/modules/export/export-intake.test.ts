@@ -111,6 +111,27 @@ describe('record export: intake responses', () => {
     expect(text).toContain('fhir/questionnaire-responses.json');
   });
 
+  it('names fhir/questionnaire-responses.json in the README, in the patient’s language, only when it is there', async () => {
+    clock.set('2026-03-25T16:30:00Z');
+    const patient = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
+    await answerPhq9(patient, '2026-03-30T09:00:00Z', '0');
+    const readme = entry(await exportOwn(patient), 'README.txt').toString('utf8');
+    expect(readme).toContain('  fhir/questionnaire-responses.json\r\n');
+    expect(readme).toContain('Los cuestionarios que usted respondió antes de sus consultas (1)');
+
+    const english = await signIn(
+      context.app,
+      await createUser(context.app, { roles: ['patient'], language: 'en' }),
+    );
+    await answerPhq9(english, '2026-03-30T10:00:00Z', '0');
+    const readmeEn = entry(await exportOwn(english), 'README.txt').toString('utf8');
+    expect(readmeEn).toContain('  fhir/questionnaire-responses.json\r\n');
+    expect(readmeEn).toContain('The questionnaires you answered before your visits (1)');
+
+    const none = await signIn(context.app, await createUser(context.app, { roles: ['patient'] }));
+    expect(entry(await exportOwn(none), 'README.txt').toString('utf8')).not.toContain('questionnaire');
+  });
+
   it('in English for an English-speaking patient; and says none when there are none', async () => {
     clock.set('2026-03-25T10:00:00Z');
     const english = await signIn(

@@ -1,6 +1,7 @@
 import type { Language } from '@telemedicina/shared/i18n';
 import { recordExportFormat, recordExportVersion } from '@telemedicina/shared/export';
 import { t } from '../../text/catalogue.js';
+import { intakeBundlePath } from './export-intake.js';
 
 export interface ReadmeFacts {
   clinicName: string;
@@ -13,6 +14,8 @@ export interface ReadmeFacts {
   documents: number;
   /** Documents whose file could not be read from storage (listed in record.json with `path: null`). */
   missingFiles: number;
+  /** Questionnaire responses in fhir/questionnaire-responses.json (the file is left out at 0). */
+  questionnaires: number;
 }
 
 /**
@@ -37,6 +40,14 @@ export function renderReadme(language: Language, facts: ReadmeFacts): string {
       summaries: facts.summaries,
       documents: facts.documents,
     }),
+    ...(facts.questionnaires > 0
+      ? [
+          t(language, 'exportReadme.questionnairesFile', {
+            path: intakeBundlePath,
+            count: facts.questionnaires,
+          }),
+        ]
+      : []),
     facts.missingFiles > 0
       ? `${t(language, 'exportReadme.notIncluded')}\n${t(language, 'exportReadme.missingFiles', { count: facts.missingFiles })}`
       : t(language, 'exportReadme.notIncluded'),

@@ -300,6 +300,7 @@ async function exportRecord(
       .length,
     documents: documents.filter((document) => document.kind === 'upload' && document.path !== null).length,
     missingFiles: documents.filter((document) => document.path === null).length,
+    questionnaires: intakeRows.length,
   });
 
   async function* entries(): AsyncGenerator<ZipEntry> {
