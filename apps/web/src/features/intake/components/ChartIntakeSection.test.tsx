@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeApi, type FakeApi } from '../../../test/fake-api';
 import { sendJson } from '../../../test/http-server';
 import { renderWithProviders } from '../../../test/render';
@@ -66,6 +66,44 @@ describe('the chart intake section: scores over time', { timeout: 60_000 }, () =
       '20 nov 20266 / 27leve',
       '20 oct 202616 / 21grave',
     ]);
+  });
+
+  it('puts a y-axis tick on every band line (0, 5, 10, 15, 20 and 27 for PHQ-9)', async () => {
+    api.routes[`GET /api/v1/patients/${patientId}/intake-responses`] = (_request, response) =>
+      sendJson(response, 200, {
+        data: [
+          form(2, 'phq9', 6, 'mild', '2026-11-20T15:00:00.000Z'),
+          form(1, 'phq9', 14, 'moderate', '2026-10-20T15:00:00.000Z'),
+        ],
+      });
+    // jsdom lays nothing out: the chart's container is given the size a browser would.
+    const size = vi
+      .spyOn(HTMLElement.prototype, 'getBoundingClientRect')
+      .mockReturnValue(new DOMRect(0, 0, 600, 200));
+    try {
+      const { container } = renderWithProviders(
+        <MemoryRouter>
+          <ChartIntakeSection patientId={patientId} />
+        </MemoryRouter>,
+      );
+      await screen.findByTestId('intake-trend', {}, slow);
+      const ys = (selector: string) =>
+        [...container.querySelectorAll(selector)].map((line) => Number(line.getAttribute('y1')).toFixed(1));
+      let bandLines: string[] = [];
+      await vi.waitFor(
+        () => {
+          bandLines = ys('.recharts-reference-line line');
+          expect(bandLines).toHaveLength(4);
+        },
+        { timeout: 10_000 },
+      );
+      const ticks = ys('.recharts-yAxis .recharts-cartesian-axis-tick-line');
+      // Every band line (5, 10, 15, 20) on a tick, and 0 and 27 at the ends.
+      expect(ticks).toHaveLength(6);
+      expect(ticks).toEqual(expect.arrayContaining(bandLines));
+    } finally {
+      size.mockRestore();
+    }
   });
 
   it('shows no trend while no form has a score', async () => {

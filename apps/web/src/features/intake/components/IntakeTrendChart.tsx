@@ -2,30 +2,10 @@ import '@mantine/charts/styles.layer.css';
 import { LineChart } from '@mantine/charts';
 import { Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import type { IntakeFormSummary } from '@telemedicina/shared/intake';
-import type { Instrument, Severity } from '@telemedicina/shared/intake-logic';
+import type { Instrument } from '@telemedicina/shared/intake-logic';
 import { useTranslation } from 'react-i18next';
 import { useClock } from '../../../lib/use-clock';
-
-/** Where each instrument's bands begin (published cut-offs) and its highest total. */
-const bands: Record<Instrument, { max: number; starts: { from: number; severity: Severity }[] }> = {
-  phq9: {
-    max: 27,
-    starts: [
-      { from: 5, severity: 'mild' },
-      { from: 10, severity: 'moderate' },
-      { from: 15, severity: 'moderatelySevere' },
-      { from: 20, severity: 'severe' },
-    ],
-  },
-  gad7: {
-    max: 21,
-    starts: [
-      { from: 5, severity: 'mild' },
-      { from: 10, severity: 'moderate' },
-      { from: 15, severity: 'severe' },
-    ],
-  },
-};
+import { trendBands as bands, trendTicks } from './trend-bands';
 
 function InstrumentTrend({ instrument, forms }: { instrument: Instrument; forms: IntakeFormSummary[] }) {
   const { t } = useTranslation();
@@ -65,7 +45,7 @@ function InstrumentTrend({ instrument, forms }: { instrument: Instrument; forms:
           data={points}
           dataKey="date"
           series={[{ name: 'score', label: name, color: 'clinic.6' }]}
-          yAxisProps={{ domain: [0, bands[instrument].max] }}
+          yAxisProps={{ domain: [0, bands[instrument].max], ticks: trendTicks(instrument), interval: 0 }}
           referenceLines={bands[instrument].starts.map((band) => ({
             y: band.from,
             label: t(`intake.severity.${band.severity}`),
