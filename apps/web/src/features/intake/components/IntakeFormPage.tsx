@@ -31,6 +31,7 @@ import {
 } from '../api/intake';
 import { ItemField, type Language } from './IntakeItemField';
 import { IntakeScore } from './IntakeScoreBadges';
+import { formatDateAnswer } from './reader-answers';
 
 /** How long after the last change the answers are saved. */
 const autosaveDelayMs = 700;
@@ -285,7 +286,10 @@ function IntakeAnswers({ view, isOwn }: { view: IntakeResponseView; isOwn: boole
           const unit = unitOf(item);
           return unit ? `${number} ${unit.display ?? unit.code ?? ''}` : String(number);
         }
-        return answer.valueDate ?? answer.valueString ?? '';
+        if (answer.valueDate !== undefined) {
+          return formatDateAnswer(answer.valueDate, language);
+        }
+        return answer.valueString ?? '';
       })
       .join(', ');
   const renderItems = (items: readonly QuestionnaireItem[] | undefined): ReactNode =>

@@ -2,7 +2,6 @@ import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import { Alert, Badge, Button, Center, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import type { IntakeFormSummary } from '@telemedicina/shared/intake';
-import { readableAnswers } from '@telemedicina/shared/intake-summary';
 import { IconNotes } from '@tabler/icons-react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { useLanguage } from '../../../lib/ui-state';
 import { useClock } from '../../../lib/use-clock';
 import { type IntakeResponseView, useAppointmentForms, useIntakeResponse } from '../api/intake';
 import { IntakeScore } from './IntakeScoreBadges';
+import { readerAnswers } from './reader-answers';
 
 type Language = 'es' | 'en';
 
@@ -21,7 +21,7 @@ export function intakeNoteHtml(
   t: TFunction,
   sentOn: string,
 ): string {
-  const lines = readableAnswers(detail.questionnaire, detail.response, language);
+  const lines = readerAnswers(detail.questionnaire, detail.response, language);
   const parts = [`<p><strong>${escapeHtml(`${detail.title[language]} · ${sentOn}`)}</strong></p>`];
   if (detail.score !== null) {
     const score = t('intake.visitPanel.scoreLine', {
@@ -72,7 +72,7 @@ function SentForm({
       </Text>
     );
   }
-  const lines = readableAnswers(detail.data.questionnaire, detail.data.response, language);
+  const lines = readerAnswers(detail.data.questionnaire, detail.data.response, language);
   const handleInsert = () => {
     insertIntoNote(appointmentId, intakeNoteHtml(detail.data, language, t, sentOn));
     onInserted?.();
