@@ -248,7 +248,7 @@ describe('CallView connection', () => {
       peers: { ...peers, peers: [{ key: people.patient.key, stream, connectionState: 'connected' }] },
       session: { ...session, media },
     });
-    expect(screen.getByText('Solo audio por la conexión')).toBeTruthy();
+    expect(screen.getByText('Solo audio: conexión débil')).toBeTruthy();
     expect(screen.getByTestId('visit-remote-video').style.visibility).toBe('hidden');
   });
 

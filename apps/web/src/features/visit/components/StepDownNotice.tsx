@@ -1,6 +1,6 @@
 import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { IconMessage, IconWifi1 } from '@tabler/icons-react';
+import { IconAntennaBars2, IconMessage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { QualityLevel } from '../quality-policy';
 
@@ -43,7 +43,7 @@ export function StepDownNotice({ level, others, onOpenChat }: StepDownNoticeProp
     <Alert
       color="orange"
       variant="light"
-      icon={<IconWifi1 size={18} aria-hidden />}
+      icon={<IconAntennaBars2 size={20} aria-hidden />}
       py={6}
       data-testid="visit-call-step-down"
       data-level={level}
