@@ -10,6 +10,13 @@ export async function insertAuditEvent(db: Database, event: AuditEventRow): Prom
   await db.insert(auditEvents).values(event);
 }
 
+/** Appends several events in one multi-row INSERT (nothing for an empty list). */
+export async function insertAuditEvents(db: Database, events: readonly AuditEventRow[]): Promise<void> {
+  if (events.length > 0) {
+    await db.insert(auditEvents).values([...events]);
+  }
+}
+
 /** What the viewer filters on, already interpreted by the service. */
 export interface AuditEventFilter {
   actorUserId?: string;

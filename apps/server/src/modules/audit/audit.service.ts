@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { AuditEventInput, RequestMeta } from '../context.js';
-import { insertAuditEvent } from './audit.repository.js';
+import { insertAuditEvent, insertAuditEvents, type AuditEventRow } from './audit.repository.js';
 
 /** Every action the audit trail records: the shared list (the web has a label for each). */
 export { auditActions, type AuditAction } from '@telemedicina/shared/audit-actions';
@@ -15,7 +15,26 @@ export async function recordAuditEvent(
   context: { now: () => Date; actorUserId: string | null; request: RequestMeta },
   event: AuditEventInput,
 ): Promise<void> {
-  await insertAuditEvent(db, {
+  await insertAuditEvent(db, auditRow(context, event));
+}
+
+/** Writes several events (each its own row, as `recordAuditEvent` would) in one INSERT. */
+export async function recordAuditEvents(
+  db: Database,
+  context: { now: () => Date; actorUserId: string | null; request: RequestMeta },
+  events: readonly AuditEventInput[],
+): Promise<void> {
+  await insertAuditEvents(
+    db,
+    events.map((event) => auditRow(context, event)),
+  );
+}
+
+function auditRow(
+  context: { now: () => Date; actorUserId: string | null; request: RequestMeta },
+  event: AuditEventInput,
+): AuditEventRow {
+  return {
     at: context.now(),
     actorUserId: event.actorUserId === undefined ? context.actorUserId : event.actorUserId,
     actorIp: context.request.ip,
@@ -26,5 +45,5 @@ export async function recordAuditEvent(
     targetId: event.targetId ?? null,
     outcome: event.outcome ?? 'success',
     details: event.details ?? {},
-  });
+  };
 }

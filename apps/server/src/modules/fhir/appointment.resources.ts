@@ -3,6 +3,7 @@ import { isUuid } from '../../lib/uuid.js';
 import { loadCanStaffReadVisitReasons } from '../settings/settings.service.js';
 import {
   grantFor,
+  grantsFor,
   isPatientReader,
   patientRequired,
   searchPatient,
@@ -158,27 +159,36 @@ export const appointmentHandler: ResourceHandler = {
       limit: count,
       offset,
     });
-    const grants = new Map<string, PatientGrant | null>();
-    if (target.kind === 'granted') {
-      grants.set(target.grant.patientId, target.grant);
-    }
-    for (const row of rows) {
-      if (!grants.has(row.patientUserId)) {
-        grants.set(row.patientUserId, await grantFor(reader, limit, row.patientUserId, 'administrative'));
-      }
-    }
-    const visible = rows.filter((row) => (grants.get(row.patientUserId) ?? null) !== null);
+    // One access decision for the page's patients (the searched patient's is known already).
+    const grants =
+      target.kind === 'granted'
+        ? new Map([[target.grant.patientId, target.grant]])
+        : await grantsFor(
+            reader,
+            limit,
+            rows.map((row) => row.patientUserId),
+            'administrative',
+          );
+    const visible = rows.filter((row) => grants.has(row.patientUserId));
+    let staffReadReasons: Promise<boolean> | null = null;
     const resources = [];
     for (const row of visible) {
       const grant = grants.get(row.patientUserId)!;
-      resources.push(
-        presentAppointment(row, reader.ctx.config.publicOrigin, await readsReason(reader, grant)),
-      );
+      let withReason = grant.chart?.access !== 'administrative';
+      if (!withReason) {
+        staffReadReasons ??= loadCanStaffReadVisitReasons(reader.ctx.db);
+        withReason = await staffReadReasons;
+      }
+      resources.push(presentAppointment(row, reader.ctx.config.publicOrigin, withReason));
     }
     return {
       resources,
       total: total - (rows.length - visible.length),
-      patients: [...grants.values()].filter((grant): grant is PatientGrant => grant !== null),
+      // In the order of the page (the audit rows follow it).
+      patients:
+        target.kind === 'granted'
+          ? [target.grant]
+          : [...new Set(visible.map((row) => row.patientUserId))].map((id) => grants.get(id)!),
     };
   },
 };

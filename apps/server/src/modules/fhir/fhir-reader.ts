@@ -2,7 +2,7 @@ import type { Actor, ServiceContext } from '../context.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { isUuid } from '../../lib/uuid.js';
 import { isAppError } from '../../lib/app-error.js';
-import { authorizeChartRead, type ChartGrant } from '../records/records.policy.js';
+import { authorizeChartRead, authorizeChartReads, type ChartGrant } from '../records/records.policy.js';
 import { requireReadAccess } from '../prescriptions/prescriptions.policy.js';
 import type { FhirAccess } from './fhir-access.js';
 import { FhirError } from './fhir-outcome.js';
@@ -81,6 +81,45 @@ export async function grantFor(
     }
     throw error;
   }
+}
+
+/**
+ * `grantFor` for all the patients of a search page at once, by the same policies: one access
+ * decision (records.policy's `authorizeChartReads`: one query, two when a doctor meets patients
+ * they do not treat) instead of one per patient. The map holds the patients the reader may see.
+ * Prescriptions (the prescriptions policy, searched one patient at a time) are decided per patient.
+ */
+export async function grantsFor(
+  reader: FhirReader,
+  limit: FhirScopeLimit,
+  patientIds: readonly string[],
+  part: PatientPart,
+): Promise<Map<string, PatientGrant>> {
+  const ids = [...new Set(patientIds)].filter(
+    (id) => isUuid(id) && (limit.patientId === null || limit.patientId === id),
+  );
+  const grants = new Map<string, PatientGrant>();
+  if (part === 'prescriptions') {
+    const each = await Promise.all(ids.map((id) => grantFor(reader, limit, id, part)));
+    for (const grant of each) {
+      if (grant !== null) {
+        grants.set(grant.patientId, grant);
+      }
+    }
+    return grants;
+  }
+  const { ctx } = reader;
+  const charts =
+    ids.length === 0
+      ? new Map<string, ChartGrant>()
+      : await authorizeChartReads(ctx.db, ctx.actor, ids, ctx.now());
+  for (const [patientId, chart] of charts) {
+    if (part === 'clinical' && chart.access === 'administrative') {
+      continue;
+    }
+    grants.set(patientId, { patientId, chart });
+  }
+  return grants;
 }
 
 /** `Patient/<id>` or `<id>` (a search's `patient`/`subject` value) → the id, or null. */

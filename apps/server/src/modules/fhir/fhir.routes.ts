@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { readCookie, sessionCookieName } from '../../http/cookies.js';
 import { toErrorAnswer } from '../../http/error-handler.js';
 import { contextFor } from '../../http/service-context.js';
-import type { AppServices } from '../context.js';
+import type { AppServices, AuditEventInput } from '../context.js';
+import { recordAuditEvents } from '../audit/audit.service.js';
 import type { FileStorage } from '../files/file-storage.js';
 import { accessDetails } from '../records/chart-audit.js';
 import type { BearerResolver } from './fhir-access.js';
@@ -122,13 +123,15 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
     patients: readonly PatientGrant[],
     resourceIds: readonly string[],
   ): Promise<void> => {
+    // One row per patient (the patient's access log shows each), all in one INSERT.
     const seen = new Set<string>();
+    const events: AuditEventInput[] = [];
     for (const grant of patients) {
       if (seen.has(grant.patientId)) {
         continue;
       }
       seen.add(grant.patientId);
-      await reader.ctx.audit({
+      events.push({
         action: 'record.viewed',
         targetType: 'patient',
         targetId: grant.patientId,
@@ -142,6 +145,11 @@ export const fhirRoutes: FastifyPluginAsync<FhirRoutesOptions> = (app, options) 
         },
       });
     }
+    await recordAuditEvents(
+      reader.ctx.db,
+      { now: reader.ctx.now, actorUserId: reader.ctx.actor.userId, request: reader.ctx.request },
+      events,
+    );
   };
 
   for (const handler of resourceHandlers) {

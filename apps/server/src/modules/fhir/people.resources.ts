@@ -1,7 +1,7 @@
 import type { Organization, Patient, Practitioner } from '@medplum/fhirtypes';
 import { isUuid } from '../../lib/uuid.js';
 import { loadIdentitySettings } from '../settings/settings.service.js';
-import { grantFor, isPatientReader, type PatientGrant } from './fhir-reader.js';
+import { grantFor, grantsFor, isPatientReader } from './fhir-reader.js';
 import { emptyResult, single, type ResourceHandler } from './fhir-resource.js';
 import {
   searchPatientRows,
@@ -106,12 +106,17 @@ export const patientHandler: ResourceHandler = {
       offset,
     });
     // The app's policy decides each one too (the query only narrows who could be listed).
-    const grants = await Promise.all(rows.map((row) => grantFor(reader, limit, row.id, 'administrative')));
-    const visible = rows.filter((_row, index) => grants[index] !== null);
+    const grants = await grantsFor(
+      reader,
+      limit,
+      rows.map((row) => row.id),
+      'administrative',
+    );
+    const visible = rows.filter((row) => grants.has(row.id));
     return {
       resources: visible.map(presentPatient),
       total: total - (rows.length - visible.length),
-      patients: grants.filter((grant): grant is PatientGrant => grant !== null),
+      patients: visible.map((row) => grants.get(row.id)!),
     };
   },
 };

@@ -1,4 +1,17 @@
-import { and, arrayContains, asc, count, eq, ilike, ne, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  eq,
+  ilike,
+  inArray,
+  ne,
+  notInArray,
+  or,
+  sql,
+  type SQL,
+} from 'drizzle-orm';
 import { executeNamed, type Database } from '../../db/client.js';
 import { appointments, patientProfiles, users } from '../../db/schema.js';
 import { likePattern } from '../../lib/like-pattern.js';
@@ -85,6 +98,43 @@ export async function findPatientUserTreatedBy(
 }
 
 /** Whether the doctor and the patient have at least one appointment together that was not cancelled. */
+/**
+ * `findPatientUserTreatedBy` for many patients in one round trip (a page of FHIR search results):
+ * the patient rows among `patientIds` and, when `doctorUserId` is given, whether that doctor treats
+ * each one (same rule: an appointment together that was not cancelled). Ids that are not patients
+ * are left out.
+ */
+export async function findPatientUsersTreatedBy(
+  db: Database,
+  patientIds: readonly string[],
+  doctorUserId: string | null,
+): Promise<{ patient: PatientUserRow; treating: boolean }[]> {
+  if (patientIds.length === 0) {
+    return [];
+  }
+  const rows = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      phone: users.phone,
+      dateOfBirth: users.dateOfBirth,
+      language: users.language,
+      roleKeys: users.roleKeys,
+      treating:
+        doctorUserId === null
+          ? sql<boolean>`false`
+          : sql<boolean>`exists (
+              select 1 from appointments a
+              where a.doctor_user_id = ${doctorUserId} and a.patient_user_id = "users"."id"
+                and a.status not in ('cancelled')
+            )`,
+    })
+    .from(users)
+    .where(and(inArray(users.id, [...patientIds]), arrayContains(users.roleKeys, ['patient'])));
+  return rows.map(({ treating, ...patient }) => ({ patient, treating: treating === true }));
+}
+
 export async function hasTreatingAppointment(
   db: Database,
   doctorUserId: string,

@@ -1,5 +1,5 @@
 import { recordAccessActionDomains } from '@telemedicina/shared/audit-actions';
-import { aliasedTable, and, count, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { aliasedTable, and, count, desc, eq, gt, inArray, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { auditEvents, emergencyAccesses, users } from '../../db/schema.js';
 
@@ -23,6 +23,38 @@ export async function findLiveEmergencyAccess(
     .orderBy(sql`${emergencyAccesses.expiresAt} desc`)
     .limit(1);
   return emergency ?? null;
+}
+
+/**
+ * `findLiveEmergencyAccess` for many patients of one doctor in one query: per patient the live
+ * access that ends last, with its reason.
+ */
+export async function findLiveEmergencyAccesses(
+  db: Database,
+  doctorUserId: string,
+  patientUserIds: readonly string[],
+  now: Date,
+): Promise<Map<string, { id: string; expiresAt: Date; reason: string }>> {
+  if (patientUserIds.length === 0) {
+    return new Map();
+  }
+  const rows = await db
+    .selectDistinctOn([emergencyAccesses.patientUserId], {
+      patientUserId: emergencyAccesses.patientUserId,
+      id: emergencyAccesses.id,
+      expiresAt: emergencyAccesses.expiresAt,
+      reason: emergencyAccesses.reason,
+    })
+    .from(emergencyAccesses)
+    .where(
+      and(
+        eq(emergencyAccesses.doctorUserId, doctorUserId),
+        inArray(emergencyAccesses.patientUserId, [...patientUserIds]),
+        gt(emergencyAccesses.expiresAt, now),
+      ),
+    )
+    .orderBy(emergencyAccesses.patientUserId, desc(emergencyAccesses.expiresAt));
+  return new Map(rows.map(({ patientUserId, ...access }) => [patientUserId, access]));
 }
 
 export async function findEmergencyReason(db: Database, accessId: string): Promise<string | null> {
