@@ -1,5 +1,7 @@
 import '@mantine/core/styles/Alert.layer.css';
 import '@mantine/core/styles/Checkbox.layer.css';
+// The checkbox's label beside its box (without it the label fell below the box).
+import '@mantine/core/styles/InlineInput.layer.css';
 import '@mantine/core/styles/Input.layer.css';
 import '@mantine/core/styles/Paper.layer.css';
 import '@mantine/core/styles/SegmentedControl.layer.css';

@@ -17,10 +17,15 @@ export function AppointmentIntakeSection({ appointmentId }: { appointmentId: str
   const forms = useAppointmentForms(appointmentId);
   const me = useMe().data;
   const data = forms.data ?? [];
-  if (data.length === 0) {
+  // Who reads decides the wording (the patient is asked, a clinician is told): wait for it.
+  if (data.length === 0 || !me) {
     return null;
   }
   const open = data.filter((form) => form.status === 'in-progress').length;
+  const isPatient = data.some((form) => form.patientId === me.user.id);
+  const openText = isPatient
+    ? t('intake.section.pending', { count: open })
+    : t('intake.openForms', { count: open });
   return (
     <Paper withBorder radius="md" p="md" data-testid="intake-section">
       <Stack gap="sm">
@@ -30,8 +35,8 @@ export function AppointmentIntakeSection({ appointmentId }: { appointmentId: str
             {t('intake.section.title')}
           </Title>
         </Group>
-        <Text size="sm" c="gray.7">
-          {open > 0 ? t('intake.section.pending', { count: open }) : t('intake.section.allDone')}
+        <Text size="sm" c="gray.7" data-testid="intake-section-state">
+          {open > 0 ? openText : t('intake.section.allDone')}
         </Text>
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', margin: 0, padding: 0 }}>
           {data.map((form) => (
@@ -46,7 +51,7 @@ export function AppointmentIntakeSection({ appointmentId }: { appointmentId: str
                 {form.title[language]}
               </Anchor>
               {/* Scores and flags are for the clinicians; the patient sees whether each form is sent. */}
-              {form.score !== null && me?.user.id !== form.patientId ? (
+              {form.score !== null && me.user.id !== form.patientId ? (
                 <IntakeScore score={form.score} />
               ) : (
                 <Badge

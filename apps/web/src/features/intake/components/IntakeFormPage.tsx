@@ -22,6 +22,7 @@ import { useApiErrorText } from '../../../lib/error-text';
 import { queryKeys } from '../../../lib/query-keys';
 import { useMe } from '../../../lib/session';
 import { useLanguage } from '../../../lib/ui-state';
+import { useClock } from '../../../lib/use-clock';
 import {
   type IntakeResponseView,
   problemsOf,
@@ -265,6 +266,7 @@ function IntakeForm({ view }: { view: IntakeResponseView }) {
 /** The answers as read by a clinician (or the patient once sent): question, answer, and the score. */
 function IntakeAnswers({ view, isOwn }: { view: IntakeResponseView; isOwn: boolean }) {
   const { t } = useTranslation();
+  const clock = useClock();
   const language: Language = useLanguage() === 'en' ? 'en' : 'es';
   const answers = answersOf(view.response);
   const describe = (item: QuestionnaireItem, given: AnswerValue[]): string =>
@@ -333,8 +335,10 @@ function IntakeAnswers({ view, isOwn }: { view: IntakeResponseView; isOwn: boole
       ) : null}
       {/* The score and the item-9 flag are for the clinicians; the patient sees their answers. */}
       {view.score !== null && !isOwn ? <IntakeScore score={view.score} /> : null}
-      <Text size="sm" c="gray.7">
-        {view.status === 'completed' ? t('intake.status.completed') : t('intake.status.inProgress')}
+      <Text size="sm" c="gray.7" data-testid="intake-answers-state">
+        {view.completedAt !== null
+          ? t('intake.chart.sentOn', { date: clock.dateTime(view.completedAt) })
+          : t('intake.status.inProgress')}
         {' · '}
         {t('intake.version', { version: view.questionnaireVersion })}
       </Text>

@@ -37,6 +37,7 @@ import { useApiErrorText } from '../../../../lib/error-text';
 import { applyServerFieldErrors, useFieldErrorText } from '../../../../lib/form-errors';
 import { useHasAnyPermission } from '../../../../lib/ui-state';
 import { useClock } from '../../../../lib/use-clock';
+import { useMediaMatch } from '../../../../lib/use-media-match';
 import { useAdminConsentDocuments } from '../../api/admin-consent-documents';
 import { useCreateConsentDocument } from '../../api/create-consent-document';
 import { usePublishConsentVersion } from '../../api/publish-consent-version';
@@ -97,6 +98,7 @@ export function ConsentDocumentEditor({ document }: { document: ConsentDocumentA
   const create = useCreateConsentDocument();
   const publish = usePublishConsentVersion(document?.id ?? '');
   const [view, setView] = useState<View>('write');
+  const isPhone = useMediaMatch('(max-width: 36em)');
   const [problem, setProblem] = useState<string | null>(null);
   const form = useForm<ConsentForm>({
     resolver: zodResolver(createConsentDocumentRequestSchema),
@@ -216,7 +218,9 @@ export function ConsentDocumentEditor({ document }: { document: ConsentDocumentA
                 { value: 'es', label: t('consents.admin.previewEs') },
                 { value: 'en', label: t('consents.admin.previewEn') },
               ]}
-              className={classes.views}
+              // Three long labels do not fit side by side on a phone: one under the other there.
+              orientation={isPhone ? 'vertical' : 'horizontal'}
+              fullWidth={isPhone}
               data-testid="consent-editor-view"
             />
             <div hidden={view !== 'write'}>

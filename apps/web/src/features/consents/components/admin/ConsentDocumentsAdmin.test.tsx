@@ -148,6 +148,22 @@ describe('consent documents editor against a real HTTP server', { timeout: 30_00
     });
   });
 
+  it('on a phone, puts the write and preview choices one under the other so none is cut off', async () => {
+    const previous = window.matchMedia.bind(window);
+    window.matchMedia = (query: string) => {
+      const result = previous(query);
+      return query === '(max-width: 36em)' ? { ...result, matches: true } : result;
+    };
+    try {
+      renderApp(`/admin/consent-documents/${telemedicine.id}`);
+      const views = await screen.findByTestId('consent-editor-view', {}, slow);
+      expect(views.getAttribute('data-orientation')).toBe('vertical');
+      expect(within(views).getByText('Vista previa en español')).toBeTruthy();
+    } finally {
+      window.matchMedia = previous;
+    }
+  });
+
   it('says a change is needed when the server finds nothing changed, and keeps the text', async () => {
     const user = userEvent.setup();
     api.routes[`POST /api/v1/admin/consent-documents/${telemedicine.id}/versions`] = (_request, response) =>
