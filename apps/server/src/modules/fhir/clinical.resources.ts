@@ -8,15 +8,14 @@ import {
   ref,
   single,
   tokenCode,
-  withinBounds,
   type ResourceHandler,
 } from './fhir-resource.js';
 import { badParam } from './fhir-outcome.js';
 import {
   findPrescriptionItem,
   findVitalsRow,
-  listVitalsRows,
   searchPrescriptionItems,
+  searchVitalsObservations,
   type PrescriptionItemWithOrder,
   type VitalsRow,
 } from './fhir.repository.js';
@@ -254,21 +253,31 @@ export const observationHandler: ResourceHandler = {
     if (target.kind === 'none') {
       return emptyResult;
     }
-    const all = (await listVitalsRows(reader.ctx.db, target.grant.patientId)).flatMap(presentVitals);
-    const matching = all.filter(
-      (observation) =>
-        (categories === undefined ||
-          observation.category!.some((concept) =>
-            concept.coding!.some((coding) => categories.includes(coding.code!)),
-          )) &&
-        (codes === undefined || observation.code.coding!.some((coding) => codes.includes(coding.code!))) &&
-        withinBounds(new Date(observation.effectiveDateTime!), dates),
-    );
-    return {
-      resources: matching.slice(offset, offset + count),
-      total: matching.length,
-      patients: [target.grant],
-    };
+    // The vitals asked for (category, code), each reported when any of its columns is set.
+    const keys = vitals
+      .filter(
+        (vital) =>
+          (categories === undefined || categories.includes(vital.category)) &&
+          (codes === undefined || codes.includes(vital.loinc)),
+      )
+      .map((vital) => ({
+        key: vital.key,
+        columns: [...(vital.value === null ? [] : [vital.value]), ...(vital.components ?? [])].map(
+          (quantity) => quantity.column,
+        ),
+      }));
+    const { rows, total } = await searchVitalsObservations(reader.ctx.db, {
+      patientId: target.grant.patientId,
+      keys,
+      dates,
+      limit: count,
+      offset,
+    });
+    const resources = rows.map(({ vitals: row, key }) => {
+      const id = `${row.appointmentId}-${key}`;
+      return presentVitals(row).find((observation) => observation.id === id)!;
+    });
+    return { resources, total, patients: [target.grant] };
   },
 };
 

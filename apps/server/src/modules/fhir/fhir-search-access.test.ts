@@ -2,7 +2,7 @@ import type { AuditEvent, Consent } from '@medplum/fhirtypes';
 import { isPermission } from '@telemedicina/shared/permission-catalogue';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditEvents, consentDocuments } from '../../db/schema.js';
+import { auditEvents, consentDocuments, visitVitals } from '../../db/schema.js';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
 import {
   createAppointment,
@@ -325,5 +325,75 @@ describe('AuditEvent, Consent and Slot for staff and clinicians', () => {
           slot.schedule.reference === `Schedule/${doctor.id}` && slot.start === '2026-05-05T08:00:00.000Z',
       ),
     ).toBe(false);
+  });
+});
+
+describe('Observation pages in SQL', () => {
+  it('pages vitals observations with next links in report order, filtered by category, code and date', async () => {
+    const [first, second] = appointmentOf.get(treated.id)!;
+    const third = appointmentOf.get(treatedToo.id)![0]!;
+    await context.db.insert(visitVitals).values([
+      // Blood pressure with one component, heart rate, glucose (laboratory).
+      {
+        appointmentId: first!,
+        patientUserId: treated.id,
+        systolicMmHg: 130,
+        heartRateBpm: 70,
+        glucoseMgDl: 101,
+        reportedAt: new Date('2026-05-05T08:30:00Z'),
+      },
+      {
+        appointmentId: second!,
+        patientUserId: treated.id,
+        temperatureC: 37.2,
+        weightKg: 70.5,
+        oxygenSaturation: 97,
+        reportedAt: new Date('2026-05-09T08:30:00Z'),
+      },
+      { appointmentId: third, patientUserId: treatedToo.id, heartRateBpm: 90 },
+    ]);
+    const pageThrough = async (query: string) => {
+      const ids: string[] = [];
+      const totals = new Set<number | undefined>();
+      let path: string | null = `/Observation?patient=${treated.id}&_count=2${query}`;
+      while (path !== null) {
+        const bundle = bundleOf(await asPatient(treated, path));
+        totals.add(bundle.total);
+        ids.push(...idsOf(bundle).map(String));
+        const next = bundle.link?.find((link) => link.relation === 'next')?.url;
+        path = next === undefined ? null : next.slice(next.indexOf('/Observation'));
+      }
+      return { ids, totals: [...totals] };
+    };
+    expect(await pageThrough('')).toEqual({
+      ids: [
+        `${second}-temp`,
+        `${second}-spo2`,
+        `${second}-weight`,
+        `${first}-bp`,
+        `${first}-hr`,
+        `${first}-glucose`,
+      ],
+      totals: [6],
+    });
+    expect(await pageThrough('&category=vital-signs&date=lt2026-05-08')).toEqual({
+      ids: [`${first}-bp`, `${first}-hr`],
+      totals: [2],
+    });
+    expect(await pageThrough('&code=http://loinc.org|8867-4,http://loinc.org|2339-0')).toEqual({
+      ids: [`${first}-hr`, `${first}-glucose`],
+      totals: [2],
+    });
+    expect(await pageThrough('&category=http://example.org|vital-signs')).toEqual({ ids: [], totals: [0] });
+    // The last page and past the end: the same total.
+    const at = (offset: number) => Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+    const last = bundleOf(
+      await asPatient(treated, `/Observation?patient=${treated.id}&_count=5&_cursor=${at(5)}`),
+    );
+    expect({ ids: idsOf(last), total: last.total }).toEqual({ ids: [`${first}-glucose`], total: 6 });
+    const beyond = bundleOf(
+      await asPatient(treated, `/Observation?patient=${treated.id}&_count=5&_cursor=${at(10)}`),
+    );
+    expect({ ids: idsOf(beyond), total: beyond.total }).toEqual({ ids: [], total: 6 });
   });
 });

@@ -8,7 +8,9 @@ import {
   gte,
   ilike,
   inArray,
+  isNotNull,
   lt,
+  or,
   sql,
   type SQL,
 } from 'drizzle-orm';
@@ -228,13 +230,58 @@ export async function searchAppointmentRows(
 
 export type VitalsRow = typeof visitVitals.$inferSelect;
 
-/** A patient's reported vitals (one row per visit), newest first. */
-export async function listVitalsRows(db: Database, patientId: string): Promise<VitalsRow[]> {
-  return db
-    .select()
+/**
+ * One page of a patient's observations, each a (vitals row, vital key) pair: the vitals rows
+ * newest first, each row's vitals in the order of `keys` (only those it reports: any of
+ * `columns` not null), within the date bounds on `reportedAt`. LIMIT/OFFSET in SQL; the total
+ * counts observations, not rows.
+ */
+export async function searchVitalsObservations(
+  db: Database,
+  filter: {
+    patientId: string;
+    keys: readonly { key: string; columns: readonly (keyof VitalsRow)[] }[];
+    dates: readonly DateBound[];
+    limit: number;
+    offset: number;
+  },
+): Promise<{ rows: { vitals: VitalsRow; key: string }[]; total: number }> {
+  if (filter.keys.length === 0) {
+    return { rows: [], total: 0 };
+  }
+  const column = (name: keyof VitalsRow) => visitVitals[name] as AnyPgColumn;
+  // The keys asked for, in their order, as a constant table k(ord, key).
+  const keys = sql`(values ${sql.join(
+    filter.keys.map((entry, index) => sql`(${index}::int, ${entry.key}::text)`),
+    sql`, `,
+  )}) as k(ord, key)`;
+  const reports = sql`case k.key ${sql.join(
+    filter.keys.map(
+      (entry) =>
+        sql`when ${entry.key}::text then ${or(...entry.columns.map((name) => isNotNull(column(name))))}`,
+    ),
+    sql` `,
+  )} else false end`;
+  const where = and(
+    eq(visitVitals.patientUserId, filter.patientId),
+    reports,
+    ...dateConditions(visitVitals.reportedAt, filter.dates),
+  );
+  const page = await db
+    .select({ vitals: visitVitals, key: sql<string>`k.key`, total: sql<number>`count(*) over ()` })
     .from(visitVitals)
-    .where(eq(visitVitals.patientUserId, patientId))
-    .orderBy(desc(visitVitals.reportedAt), desc(visitVitals.appointmentId));
+    .crossJoin(keys)
+    .where(where)
+    .orderBy(desc(visitVitals.reportedAt), desc(visitVitals.appointmentId), sql`k.ord`)
+    .limit(filter.limit)
+    .offset(filter.offset);
+  let total = page.length === 0 ? 0 : Number(page[0]!.total);
+  if (page.length === 0 && filter.offset > 0) {
+    // Past the end: the window count has no row to ride on.
+    const [counted] = await db.select({ total: count() }).from(visitVitals).crossJoin(keys).where(where);
+    total = Number(counted?.total ?? 0);
+  }
+  return { rows: page.map(({ vitals, key }) => ({ vitals, key })), total };
 }
 
 export async function findVitalsRow(db: Database, appointmentId: string): Promise<VitalsRow | null> {
