@@ -55,6 +55,9 @@ describe('consent signed by the patient', () => {
     await reminder.waitFor({ timeout: 20_000 });
     expect(await reminder.textContent()).toContain('Tiene un consentimiento por firmar');
     await reminder.getByRole('link').click();
+    await patient.waitForURL(/\/portal\/consents\/[\w-]+$/);
+    // Loaded afresh, as from the email's link: only what the signing page itself loads is styled.
+    await patient.reload();
 
     await patient.getByTestId('consent-body').waitFor({ timeout: 20_000 });
     expect(await patient.getByTestId('consent-title').textContent()).toBe(
@@ -74,7 +77,15 @@ describe('consent signed by the patient', () => {
       );
     }
     await patient.mouse.up();
+    // "I have read the document…" beside its box, not under it.
+    const agreeBox = await patient.getByTestId('consent-agree').boundingBox();
+    const agreeLabel = await patient.getByText('He leído el documento y doy mi consentimiento').boundingBox();
+    expect(agreeLabel!.x, 'the label starts right of the box').toBeGreaterThanOrEqual(
+      agreeBox!.x + agreeBox!.width,
+    );
+    expect(agreeLabel!.y, 'the label starts on the box row').toBeLessThan(agreeBox!.y + agreeBox!.height);
     await patient.getByTestId('consent-agree').check();
+    await patient.screenshot({ path: '/tmp/shots/consents/sign-es-390.png', fullPage: true });
     const signed = patient.waitForResponse(
       (response) => response.url().includes('/signatures') && response.request().method() === 'POST',
     );

@@ -189,6 +189,10 @@ describe('intake questionnaires', () => {
     const answers = await doctor.getByTestId('intake-answer').allTextContents();
     expect(answers).toHaveLength(10);
     expect(answers[8]).toContain('Más de la mitad de los días');
+    // When it was sent, in the doctor's zone (Mexico City), not only that it was.
+    expect(await doctor.getByTestId('intake-answers-state').textContent()).toMatch(
+      /^Enviado el \d{1,2} [a-z]+\.? \d{4}, \d{1,2}:\d{2} · versión \d+$/,
+    );
     await shot(doctor, 'answers-es-1280');
 
     // The chart lists the forms with their score, newest first.
@@ -197,6 +201,10 @@ describe('intake questionnaires', () => {
     await chartRow.waitFor({ timeout: 20_000 });
     expect(await chartRow.getByTestId('intake-score').textContent()).toBe('PHQ-9: 10 · moderada');
     await shot(doctor, 'chart-es-1280');
+    await doctor
+      .getByTestId('intake-trend')
+      .first()
+      .screenshot({ path: `${shotDir}/trend-es-1280.png` });
 
     // English, both widths.
     const doctorEn = await (await openContext('en', 1280, 900)).newPage();
@@ -213,6 +221,10 @@ describe('intake questionnaires', () => {
     await shot(doctorEn, 'waiting-room-en-1280');
     await doctorEn.setViewportSize({ width: 390, height: 844 });
     await shot(doctorEn, 'waiting-room-en-390');
+    // The chart's score trend in English, on a phone.
+    await doctorEn.goto(`${server.baseUrl}/admin/patients/${patientId}`);
+    await doctorEn.getByTestId('intake-trend').first().waitFor({ timeout: 20_000 });
+    await doctorEn.getByTestId('chart-intake').screenshot({ path: `${shotDir}/chart-intake-en-390.png` });
     await doctorEn.goto(formUrl.replace('/portal/', '/admin/'));
     await doctorEn.getByTestId('intake-answer').first().waitFor({ timeout: 20_000 });
     await shot(doctorEn, 'answers-en-390');
