@@ -125,5 +125,9 @@ describe('the chart intake section: scores over time', { timeout: 60_000 }, () =
     );
     await screen.findByTestId('chart-intake', {}, slow);
     expect(screen.queryByTestId('intake-trend')).toBeNull();
+    // A form not sent says when it last changed, not the badge's word again.
+    expect((await screen.findByTestId('chart-intake-when')).textContent).toMatch(
+      /^Sin enviar; último cambio el 20 nov 2026, \d{1,2}:\d{2}$/,
+    );
   });
 });

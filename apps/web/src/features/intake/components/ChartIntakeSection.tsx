@@ -56,9 +56,9 @@ export function ChartIntakeSection({ patientId }: { patientId: string }) {
                 <Anchor component={Link} to={`/admin/intake/${encodeURIComponent(form.id)}`} fw={600}>
                   {form.title[language]}
                 </Anchor>
-                <Text size="sm" c="gray.7">
+                <Text size="sm" c="gray.7" data-testid="chart-intake-when">
                   {form.completedAt === null
-                    ? t('intake.status.inProgress')
+                    ? t('intake.chart.changedOn', { date: clock.dateTime(form.updatedAt) })
                     : t('intake.chart.sentOn', { date: clock.dateTime(form.completedAt) })}
                 </Text>
               </Stack>
