@@ -5,7 +5,7 @@ import {
   listPatientPrescriptions,
 } from '../prescriptions/prescriptions.repository.js';
 import { renderPrescriptionDocument } from '../prescriptions/prescriptions.service.js';
-import { findDocument, listDocuments, type DocumentRow } from '../records/documents.repository.js';
+import { findDocument, findDocuments, type DocumentRow } from '../records/documents.repository.js';
 import {
   grantFor,
   patientRequired,
@@ -15,7 +15,7 @@ import {
 } from './fhir-reader.js';
 import type { FhirScopeLimit } from './fhir-reader.js';
 import { emptyResult, ref, single, type RawContent, type ResourceHandler } from './fhir-resource.js';
-import { findDocumentPatientId } from './fhir.repository.js';
+import { findDocumentPatientId, searchDocumentEntries } from './fhir.repository.js';
 
 /*
  * DocumentReference for the chart's documents (uploads and visit summaries) and for prescription
@@ -24,8 +24,10 @@ import { findDocumentPatientId } from './fhir.repository.js';
 
 const loinc = 'http://loinc.org';
 const rxPrefix = 'rx-';
-/** How many of a patient's documents and prescriptions one search lists at most (as the chart does). */
+/** How many of a patient's documents one search lists at most (as the chart does). */
 const listLimit = 500;
+/** How many prescriptions: the newest 200, as listPatientPrescriptions reads them. */
+const prescriptionLimit = 200;
 
 const documentTypes = {
   visit_summary: { code: '34133-9', display: 'Summary of episode note' },
@@ -178,24 +180,33 @@ export const documentReferenceHandler: ResourceHandler = {
       return emptyResult;
     }
     const patientId = target.grant.patientId;
-    const [{ rows: documents }, prescriptionGrant] = await Promise.all([
-      listDocuments(reader.ctx.db, { patientId, includeRemoved: false, limit: listLimit, offset: 0 }),
-      grantFor(reader, limit, patientId, 'prescriptions'),
+    const prescriptionGrant = await grantFor(reader, limit, patientId, 'prescriptions');
+    // The page is chosen in SQL; then only its documents and prescriptions are read.
+    const { entries, total } = await searchDocumentEntries(reader.ctx.db, {
+      patientId,
+      withPrescriptions: prescriptionGrant !== null,
+      documentCap: listLimit,
+      prescriptionCap: prescriptionLimit,
+      limit: count,
+      offset,
+    });
+    const documentIds = entries.filter((entry) => entry.kind === 'document').map((entry) => entry.id);
+    const hasPrescriptions = entries.some((entry) => entry.kind === 'prescription');
+    const [documents, prescriptions] = await Promise.all([
+      findDocuments(reader.ctx.db, patientId, documentIds),
+      hasPrescriptions ? listPatientPrescriptions(reader.ctx.db, patientId) : Promise.resolve([]),
     ]);
-    const prescriptions =
-      prescriptionGrant === null ? [] : await listPatientPrescriptions(reader.ctx.db, patientId);
-    const all = [
-      ...documents.map((row) => ({ at: row.createdAt, resource: presentChartDocument(row) })),
-      ...prescriptions.map((row) => ({
-        at: row.issuedAt,
-        resource: presentPrescriptionDocument(row, patientId),
-      })),
-    ].sort((a, b) => b.at.getTime() - a.at.getTime() || (a.resource.id! < b.resource.id! ? -1 : 1));
-    return {
-      resources: all.slice(offset, offset + count).map((entry) => entry.resource),
-      total: all.length,
-      patients: [target.grant],
-    };
+    const documentById = new Map(documents.map((row) => [row.id, row]));
+    const prescriptionById = new Map(prescriptions.map((row) => [row.id, row]));
+    const resources = entries.flatMap((entry) => {
+      if (entry.kind === 'document') {
+        const row = documentById.get(entry.id);
+        return row === undefined ? [] : [presentChartDocument(row)];
+      }
+      const row = prescriptionById.get(entry.id);
+      return row === undefined ? [] : [presentPrescriptionDocument(row, patientId)];
+    });
+    return { resources, total, patients: [target.grant] };
   },
 };
 

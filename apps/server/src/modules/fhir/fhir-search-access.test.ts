@@ -1,4 +1,4 @@
-import type { AuditEvent, Consent } from '@medplum/fhirtypes';
+import type { AuditEvent, Consent, DocumentReference } from '@medplum/fhirtypes';
 import { isPermission } from '@telemedicina/shared/permission-catalogue';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import {
   signIn,
   type TestUser,
 } from '../../test/factories.js';
+import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { serverVersion } from '../../paths.js';
 import type { Actor } from '../context.js';
@@ -395,5 +396,77 @@ describe('Observation pages in SQL', () => {
       await asPatient(treated, `/Observation?patient=${treated.id}&_count=5&_cursor=${at(10)}`),
     );
     expect({ ids: idsOf(beyond), total: beyond.total }).toEqual({ ids: [], total: 6 });
+  });
+});
+
+describe('DocumentReference pages in SQL', () => {
+  it('pages documents and prescription PDFs together, newest first, ties by id, with next links', async () => {
+    // What the patient had before (the signed consent's PDF, older than all below).
+    const before = idsOf(bundleOf(await asPatient(treated, `/DocumentReference?patient=${treated.id}`))).map(
+      String,
+    );
+    clock.set('2026-05-06T09:00:00Z');
+    const patientSession = (await signIn(context.app, treated)).token;
+    const doctorSession = (await signIn(context.app, doctor)).token;
+    const upload = async (name: string) => {
+      const response = await uploadChartDocument(
+        context.app,
+        patientSession,
+        treated.id,
+        { name, type: 'application/pdf', bytes: tinyPdf(name) },
+        { category: 'lab' },
+      );
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ id: string }>().id;
+    };
+    const prescribe = async (medication: string) => {
+      const response = await send(context.app, 'POST', `/api/v1/patients/${treated.id}/prescriptions`, {
+        session: doctorSession,
+        body: {
+          items: [
+            {
+              medication,
+              dose: '1',
+              route: 'oral',
+              frequency: 'cada 8 horas',
+              duration: '5 días',
+              quantity: '1',
+            },
+          ],
+        },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return `rx-${response.json<{ id: string }>().id}`;
+    };
+    // Two at the same instant (a tie broken by id), then newer ones.
+    const tied = [await upload('a.pdf'), await prescribe('Ibuprofeno 400 mg')];
+    clock.set('2026-05-06T09:05:00Z');
+    const newerDocument = await upload('b.pdf');
+    clock.set('2026-05-06T09:10:00Z');
+    const newestPrescription = await prescribe('Omeprazol 20 mg');
+    const expected = [newestPrescription, newerDocument, ...tied.toSorted(), ...before];
+
+    const ids: string[] = [];
+    const totals = new Set<number | undefined>();
+    let path: string | null = `/DocumentReference?patient=${treated.id}&_count=3`;
+    while (path !== null) {
+      const bundle = bundleOf(await asPatient(treated, path));
+      totals.add(bundle.total);
+      ids.push(...idsOf(bundle).map(String));
+      const next = bundle.link?.find((link) => link.relation === 'next')?.url;
+      path = next === undefined ? null : next.slice(next.indexOf('/DocumentReference'));
+    }
+    expect({ ids, totals: [...totals] }).toEqual({ ids: expected, totals: [expected.length] });
+    // A treating doctor sees the same list; the prescriptions' PDFs read back as DocumentReference.
+    const doctors = bundleOf(await asUser(doctor, `/DocumentReference?patient=${treated.id}&_count=50`));
+    expect(idsOf(doctors)).toEqual(expected);
+    const rx = doctors.entry![0]!.resource as DocumentReference;
+    expect(rx.content[0]!.attachment.contentType).toBe('application/pdf');
+    // Past the end: nothing, the same total.
+    const at = Buffer.from(JSON.stringify({ o: 10 })).toString('base64url');
+    const beyond = bundleOf(
+      await asPatient(treated, `/DocumentReference?patient=${treated.id}&_count=3&_cursor=${at}`),
+    );
+    expect({ ids: idsOf(beyond), total: beyond.total }).toEqual({ ids: [], total: expected.length });
   });
 });

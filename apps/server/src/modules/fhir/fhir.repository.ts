@@ -15,7 +15,7 @@ import {
   type SQL,
 } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Database } from '../../db/client.js';
+import { executeNamed, type Database } from '../../db/client.js';
 import {
   appointments,
   chartDocuments,
@@ -282,6 +282,61 @@ export async function searchVitalsObservations(
     total = Number(counted?.total ?? 0);
   }
   return { rows: page.map(({ vitals, key }) => ({ vitals, key })), total };
+}
+
+/**
+ * One page of a patient's DocumentReference entries: their chart documents not removed (the newest
+ * `documentCap`) and, when `withPrescriptions`, their prescriptions (the newest `prescriptionCap`,
+ * id `rx-<id>`), newest first (to the millisecond, as JavaScript dates compare), ties by id in
+ * byte order. LIMIT/OFFSET in SQL; the total by a window count.
+ */
+export async function searchDocumentEntries(
+  db: Database,
+  filter: {
+    patientId: string;
+    withPrescriptions: boolean;
+    documentCap: number;
+    prescriptionCap: number;
+    limit: number;
+    offset: number;
+  },
+): Promise<{ entries: { kind: 'document' | 'prescription'; id: string }[]; total: number }> {
+  const page = (limit: number, offset: number) =>
+    executeNamed(
+      db,
+      'fhir_document_entries',
+      sql`with entries as (
+          (select d.id::text as id, 'document' as kind, d.created_at as at
+            from chart_documents d
+            where d.patient_user_id = ${filter.patientId} and d.removed_at is null
+            order by d.created_at desc, d.id desc
+            limit ${filter.documentCap})
+          union all
+          (select 'rx-' || p.id::text, 'prescription', p.issued_at
+            from prescriptions p
+            where ${filter.withPrescriptions}::boolean and p.patient_user_id = ${filter.patientId}
+            order by p.issued_at desc, p.id desc
+            limit ${filter.prescriptionCap})
+        )
+        select id, kind, count(*) over () as total from entries
+        order by date_trunc('milliseconds', at) desc, id collate "C" asc
+        limit ${limit} offset ${offset}`,
+    ) as Promise<{ id: string; kind: 'document' | 'prescription'; total: string | number }[]>;
+  let rows = await page(filter.limit, filter.offset);
+  let total = rows.length === 0 ? 0 : Number(rows[0]!.total);
+  if (rows.length === 0 && filter.offset > 0) {
+    // Past the end: the window count has no row to ride on.
+    rows = await page(1, 0);
+    total = rows.length === 0 ? 0 : Number(rows[0]!.total);
+    rows = [];
+  }
+  return {
+    entries: rows.map((row) => ({
+      kind: row.kind,
+      id: row.kind === 'prescription' ? row.id.slice('rx-'.length) : row.id,
+    })),
+    total,
+  };
 }
 
 export async function findVitalsRow(db: Database, appointmentId: string): Promise<VitalsRow | null> {

@@ -1,4 +1,4 @@
-import { aliasedTable, and, count, desc, eq, ilike, isNull, type SQL } from 'drizzle-orm';
+import { aliasedTable, and, count, desc, eq, ilike, inArray, isNull, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { chartDocuments, files, users } from '../../db/schema.js';
 import { likePattern } from '../../lib/like-pattern.js';
@@ -94,6 +94,20 @@ export async function findDocument(
     and(eq(chartDocuments.patientUserId, patientId), eq(chartDocuments.id, documentId)),
   );
   return row ?? null;
+}
+
+/** The patient's documents among `documentIds` (removed ones too: the caller decides), in no order. */
+export async function findDocuments(
+  db: Database,
+  patientId: string,
+  documentIds: readonly string[],
+): Promise<DocumentRow[]> {
+  if (documentIds.length === 0) {
+    return [];
+  }
+  return selectDocuments(db).where(
+    and(eq(chartDocuments.patientUserId, patientId), inArray(chartDocuments.id, [...documentIds])),
+  );
 }
 
 export async function insertDocument(
