@@ -95,13 +95,16 @@ export const en = {
     },
     intakeFormsDue: {
       subject: 'Forms before your visit at {{clinic}}',
-      body: 'Before your visit on {{when}}, your doctor asks you to fill in {{count}} form(s).',
+      bodyOne: 'Before your visit on {{when}}, your doctor asks you to fill in a form.',
+      bodyOther: 'Before your visit on {{when}}, your doctor asks you to fill in {{count}} forms.',
       advice:
         'It takes a few minutes on your phone; your answers are saved as you go. If you run out of time, the visit still goes ahead.',
       action: 'Fill in the forms',
       reminderSubject: 'Reminder: forms still open before your visit at {{clinic}}',
-      reminderBody:
-        'Your visit is on {{when}} and you still have {{count}} form(s) to fill in. They help your doctor prepare for the visit.',
+      reminderBodyOne:
+        'Your visit is on {{when}} and you still have 1 form to fill in. It helps your doctor prepare for the visit.',
+      reminderBodyOther:
+        'Your visit is on {{when}} and you still have {{count}} forms to fill in. They help your doctor prepare for the visit.',
     },
     consentToSign: {
       subject: 'A consent to sign before your visit at {{clinic}}',

@@ -98,13 +98,16 @@ export const es = {
     },
     intakeFormsDue: {
       subject: 'Formularios antes de su consulta en {{clinic}}',
-      body: 'Antes de su consulta del {{when}}, su médico le pide rellenar {{count}} formulario(s).',
+      bodyOne: 'Antes de su consulta del {{when}}, su médico le pide rellenar un formulario.',
+      bodyOther: 'Antes de su consulta del {{when}}, su médico le pide rellenar {{count}} formularios.',
       advice:
         'Le llevará unos minutos desde el teléfono; sus respuestas se guardan mientras escribe. Si no le da tiempo, la consulta se hace igual.',
       action: 'Rellenar los formularios',
       reminderSubject: 'Recordatorio: formularios pendientes antes de su consulta en {{clinic}}',
-      reminderBody:
-        'Su consulta es el {{when}} y todavía tiene {{count}} formulario(s) por rellenar. Le ayudarán a su médico a preparar la consulta.',
+      reminderBodyOne:
+        'Su consulta es el {{when}} y todavía tiene 1 formulario por rellenar. Ayudará a su médico a preparar la consulta.',
+      reminderBodyOther:
+        'Su consulta es el {{when}} y todavía tiene {{count}} formularios por rellenar. Ayudarán a su médico a preparar la consulta.',
     },
     consentToSign: {
       subject: 'Un consentimiento por firmar antes de su consulta en {{clinic}}',

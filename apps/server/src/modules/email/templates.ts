@@ -195,10 +195,7 @@ function partsOf(content: EmailContent, language: Language, clinic: string): Par
         ),
         greeting,
         paragraphs: [
-          t(language, isReminder ? 'email.intakeFormsDue.reminderBody' : 'email.intakeFormsDue.body', {
-            when,
-            count: content.data.count,
-          }),
+          intakeFormsDueBody(language, isReminder, when, content.data.count),
           t(language, 'email.intakeFormsDue.advice'),
         ],
         action: { label: t(language, 'email.intakeFormsDue.action'), link: content.data.link },
@@ -354,4 +351,16 @@ export function escapeHtml(value: string): string {
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;')
     .replaceAll("'", '&#39;');
+}
+
+/** "1 form" or "N forms": the server's catalogue has no plural rules, so each count has its text. */
+function intakeFormsDueBody(language: Language, isReminder: boolean, when: string, count: number): string {
+  if (isReminder) {
+    return count === 1
+      ? t(language, 'email.intakeFormsDue.reminderBodyOne', { when })
+      : t(language, 'email.intakeFormsDue.reminderBodyOther', { when, count });
+  }
+  return count === 1
+    ? t(language, 'email.intakeFormsDue.bodyOne', { when })
+    : t(language, 'email.intakeFormsDue.bodyOther', { when, count });
 }

@@ -109,7 +109,8 @@ describe('intake form reminder 24 h before the visit', () => {
     // 10:00 UTC is 4:00 in Mexico City, named in words, never the IANA id.
     expect(email?.text).toMatch(/Saturday, March 28, 2026.*4:00/);
     expect(email?.text).not.toContain('America/');
-    expect(email?.text).toContain('1 form(s)');
+    expect(email?.text).toContain('you still have 1 form to fill in');
+    expect(email?.text).not.toContain('(s)');
     expect(email?.text).toContain(`/portal/appointments/${appointment.id}`);
 
     const notices = await intakeNotices(patient);
@@ -125,7 +126,8 @@ describe('intake form reminder 24 h before the visit', () => {
     await context.app.reminders.runOnce();
     const [reminder] = (await intakeEmails(patient)).filter((row) => row.subject.startsWith('Recordatorio'));
     expect(reminder?.subject).toMatch(/^Recordatorio: formularios pendientes antes de su consulta en /);
-    expect(reminder?.text).toContain('todavía tiene 1 formulario(s) por rellenar');
+    expect(reminder?.text).toContain('todavía tiene 1 formulario por rellenar');
+    expect(reminder?.text).not.toContain('(s)');
   });
 
   it('sends nothing when every form was submitted, and stamps the reminder anyway', async () => {
