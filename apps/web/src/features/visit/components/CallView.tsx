@@ -385,7 +385,9 @@ export function CallView({
           position="bottom"
           size="92%"
           title={sidePanel.label}
-          styles={{ body: { padding: 0 } }}
+          // A margin each side: without one the note's tabs and the form cards touched both edges
+          // of the phone's screen.
+          styles={{ body: { padding: '0 var(--mantine-spacing-sm) var(--mantine-spacing-sm)' } }}
         >
           {sidePanel.content}
         </Drawer>
