@@ -3,15 +3,12 @@ import { appointmentSchema } from '@telemedicina/shared/appointment';
 import { intakeFormListSchema } from '@telemedicina/shared/intake';
 import { answersOf } from '@telemedicina/shared/intake-logic';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
+import { createClock } from '../../test/booking-fixtures.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
 import { pdfText } from '../../test/pdf-text.js';
+import { choice, createDoctorWithPhq9, phq9Answers } from '../../test/intake-fixtures.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { readZip, type ReadZipEntry } from '../../test/zip-reader.js';
-import {
-  findQuestionnaireBySystemKey,
-  insertAssignment,
-} from '../questionnaires/questionnaires.repository.js';
 
 // Wednesday 2026-03-25 10:00 UTC; the doctor (Madrid) has PHQ-9 attached; patients in Mexico City.
 const clock = createClock('2026-03-25T10:00:00Z');
@@ -20,13 +17,7 @@ let doctorId: string;
 
 beforeAll(async () => {
   context = await createTestContext({ now: clock.now });
-  const doctor = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
-  const phq9 = await findQuestionnaireBySystemKey(context.db, 'phq9');
-  if (phq9 === null) {
-    throw new Error('PHQ-9 is not seeded');
-  }
-  await insertAssignment(context.db, { questionnaireId: phq9.id, doctorUserId: doctor.id });
-  doctorId = doctor.id;
+  doctorId = (await createDoctorWithPhq9(context.app)).id;
 });
 
 afterAll(async () => {
@@ -53,11 +44,7 @@ async function answerPhq9(patient: SignedInClient, startsAt: string, item9: stri
     session: patient.token,
   });
   const [form] = intakeFormListSchema.parse(list.json()).data;
-  const answers: Record<string, unknown> = { 'phq9-difficulty': [{ valueCoding: { code: 'somewhat' } }] };
-  for (let index = 1; index <= 8; index += 1) {
-    answers[`phq9-${index}`] = [{ valueCoding: { code: '1' } }];
-  }
-  answers['phq9-9'] = [{ valueCoding: { code: item9 } }];
+  const answers = { 'phq9-difficulty': choice('somewhat'), ...phq9Answers('1', item9) };
   const submitted = await send(context.app, 'POST', `/api/v1/intake-responses/${form?.id}/submit`, {
     session: patient.token,
     body: { answers },

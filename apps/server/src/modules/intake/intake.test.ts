@@ -6,13 +6,12 @@ import {
   intakeProblemsDetailsSchema,
   intakeResponseDetailSchema,
 } from '@telemedicina/shared/intake';
-import type { AnswerMap } from '@telemedicina/shared/intake-logic';
 import { answersOf } from '@telemedicina/shared/intake-logic';
 import type { RecordAccessPage } from '@telemedicina/shared/records';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notifications, questionnaireResponses } from '../../db/schema.js';
-import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
+import { createClock, createDoctor } from '../../test/booking-fixtures.js';
 import {
   auditEventsOf,
   createUser,
@@ -21,11 +20,8 @@ import {
   signIn,
   type SignedInClient,
 } from '../../test/factories.js';
+import { choice, createDoctorWithPhq9, phq9Answers } from '../../test/intake-fixtures.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import {
-  findQuestionnaireBySystemKey,
-  insertAssignment,
-} from '../questionnaires/questionnaires.repository.js';
 
 // Wednesday 2026-03-25 10:00 UTC; the doctor (Madrid) opens 09:00–13:00 every day.
 const clock = createClock('2026-03-25T10:00:00Z');
@@ -43,26 +39,9 @@ function as(client: SignedInClient, method: 'GET' | 'PUT' | 'POST', url: string,
   return send(context.app, method, `/api/v1${url}`, { session: client.token, body });
 }
 
-const choice = (code: string) => [{ valueCoding: { code } }];
-
-/** All nine PHQ-9 items answered with `code`, item 9 with `item9`. */
-function phq9Answers(code: string, item9: string): AnswerMap {
-  const answers: AnswerMap = {};
-  for (let index = 1; index <= 8; index += 1) {
-    answers[`phq9-${index}`] = choice(code);
-  }
-  answers['phq9-9'] = choice(item9);
-  return answers;
-}
-
 beforeAll(async () => {
   context = await createTestContext({ now: clock.now });
-  const doctorUser = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
-  const phq9 = await findQuestionnaireBySystemKey(context.db, 'phq9');
-  if (phq9 === null) {
-    throw new Error('PHQ-9 is not seeded');
-  }
-  await insertAssignment(context.db, { questionnaireId: phq9.id, doctorUserId: doctorUser.id });
+  const doctorUser = await createDoctorWithPhq9(context.app);
   doctor = await signIn(context.app, doctorUser);
   otherDoctor = await signIn(context.app, await createDoctor(context.app));
   const patientUser = await createUser(context.app, { roles: ['patient'], language: 'en' });

@@ -3,14 +3,11 @@ import { intakeFormListSchema } from '@telemedicina/shared/intake';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailOutbox, notifications } from '../../db/schema.js';
-import { createClock, createDoctor, everyDay } from '../../test/booking-fixtures.js';
+import { createClock } from '../../test/booking-fixtures.js';
 import { createUser, send, signIn, type SignedInClient } from '../../test/factories.js';
+import { createDoctorWithPhq9 } from '../../test/intake-fixtures.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { remindersOf } from '../appointments/reminders.repository.js';
-import {
-  findQuestionnaireBySystemKey,
-  insertAssignment,
-} from '../questionnaires/questionnaires.repository.js';
 import { createReminderWorker } from './reminders.service.js';
 
 // Wednesday 2026-03-25 10:00 UTC; the doctor (Madrid) opens 09:00–13:00 every day, PHQ-9 attached.
@@ -22,13 +19,7 @@ let doctorId: string;
 
 beforeAll(async () => {
   context = await createTestContext({ now: clock.now });
-  const doctor = await createDoctor(context.app, { rules: everyDay('09:00', '13:00') });
-  const phq9 = await findQuestionnaireBySystemKey(context.db, 'phq9');
-  if (phq9 === null) {
-    throw new Error('PHQ-9 is not seeded');
-  }
-  await insertAssignment(context.db, { questionnaireId: phq9.id, doctorUserId: doctor.id });
-  doctorId = doctor.id;
+  doctorId = (await createDoctorWithPhq9(context.app)).id;
 });
 
 afterAll(async () => {
