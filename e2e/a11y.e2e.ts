@@ -183,6 +183,11 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(page, `/portal/appointments/${fixture.appointmentId}`, 'appointment page');
     await visit(page, '/portal/my-record', 'my record');
     await visit(page, '/portal/profile/record-access', 'record access log');
+    await visit(page, '/portal/profile/connected-apps', 'connected apps');
+    await visit(page, '/portal/consents', 'my consents');
+    await page.getByTestId('consent-sign').first().click({ timeout: 15_000 });
+    await page.getByTestId('consent-body').waitFor({ timeout: 20_000 });
+    await check(page, 'consent signing');
     await visit(page, `/portal/prescriptions/${fixture.prescriptionId}`, 'prescription');
     await visit(page, `/portal/visits/${fixture.visitId}/check`, 'device check');
     await page.getByTestId('device-check-risk').waitFor({ timeout: 20_000 });
@@ -239,6 +244,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(phone, '/portal/my-record', 'my record @375');
     await phone.context().close();
     expect(checked).toContain('visit call (patient)');
+    expect(checked).toContain('consent signing');
     expectClean();
   });
 
@@ -259,6 +265,8 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(page, '/admin/patients', 'patients list');
     await visit(page, `/admin/patients/${fixture.patientId}`, 'chart');
     await visit(page, `/admin/patients/${fixture.patientId}/prescriptions/new`, 'new prescription');
+    await visit(page, '/admin/questionnaires', 'questionnaires (doctor)');
+    await visit(page, '/admin/questionnaires/new', 'new questionnaire (doctor)');
     await page.context().close();
 
     const phone = await openSignedIn(browser.browser, server.baseUrl, 'medico1@example.com', {
@@ -278,6 +286,7 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await check(staff, 'staff dashboard');
     await staff.context().close();
     expect(checked).toContain('new prescription');
+    expect(checked).toContain('new questionnaire (doctor)');
     expectClean();
   });
 
@@ -301,6 +310,15 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await visit(page, '/admin/audit', 'audit log');
     await visit(page, '/admin/outbox', 'outbox');
     await visit(page, '/admin/settings', 'settings');
+    await visit(page, '/admin/apps', 'registered apps');
+    await visit(page, '/admin/consent-documents', 'consent documents');
+    await page.getByTestId('consent-document-edit').first().click({ timeout: 15_000 });
+    await page.waitForURL(/\/admin\/consent-documents\/[\w-]+$/);
+    await check(page, 'consent document editor');
+    await visit(page, '/admin/questionnaires', 'questionnaires');
+    await page.getByRole('link', { name: /PHQ-9/ }).first().click({ timeout: 15_000 });
+    await page.waitForURL(/\/admin\/questionnaires\/[\w-]+$/);
+    await check(page, 'questionnaire (PHQ-9, shipped)');
     await page.context().close();
 
     const phone = await openSignedIn(browser.browser, server.baseUrl, 'admin@example.com', {
@@ -310,8 +328,16 @@ describe('accessibility (axe, WCAG 2.x A/AA)', () => {
     await check(phone, 'admin dashboard @375');
     await visit(phone, '/admin/users', 'users @375');
     await visit(phone, '/admin/audit', 'audit log @375');
+    await visit(phone, '/admin/questionnaires/new', 'new questionnaire @375');
     await phone.context().close();
     expect(checked).toContain('settings');
+    expect(checked).toEqual(
+      expect.arrayContaining([
+        'consent document editor',
+        'questionnaire (PHQ-9, shipped)',
+        'new questionnaire @375',
+      ]),
+    );
     expectClean();
   });
 });
