@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiSession } from './support/api.js';
-import { launchBrowser, type BrowserHandle } from './support/browser.js';
+import { launchBrowser, screenshot, type BrowserHandle } from './support/browser.js';
 import { startServer, type RunningServer } from './support/server.js';
 import { signIn } from './support/sign-in.js';
 import { bookVisitNow, prepareDoctor, prepareVisitClinic } from './support/visits.js';
@@ -85,7 +85,20 @@ describe('consent signed by the patient', () => {
     );
     expect(agreeLabel!.y, 'the label starts on the box row').toBeLessThan(agreeBox!.y + agreeBox!.height);
     await patient.getByTestId('consent-agree').check();
-    await patient.screenshot({ path: '/tmp/shots/consents/sign-es-390.png', fullPage: true });
+    await expect.poll(() => patient.getByTestId('consent-submit').isEnabled()).toBe(true);
+    // The page's width changing under a drawn signature (a scrollbar, the phone turning) keeps it:
+    // resizing the canvas used to wipe it, and the submit went back to disabled.
+    const canvasWidth = () => canvas.evaluate((element) => (element as HTMLCanvasElement).width);
+    const widthBefore = await canvasWidth();
+    await patient.setViewportSize({ width: 360, height: 844 });
+    await expect.poll(canvasWidth).not.toBe(widthBefore);
+    expect(await patient.getByTestId('consent-submit').isEnabled(), 'the signature survives a resize').toBe(
+      true,
+    );
+    await patient.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(canvasWidth).toBe(widthBefore);
+    expect(await patient.getByTestId('consent-submit').isEnabled()).toBe(true);
+    await screenshot(patient, 'consent-sign-es-390');
     const signed = patient.waitForResponse(
       (response) => response.url().includes('/signatures') && response.request().method() === 'POST',
     );
@@ -119,7 +132,7 @@ describe('consent signed by the patient', () => {
     await badge.waitFor({ timeout: 20_000 });
     expect(await badge.getAttribute('data-state')).toBe('signed');
     expect(await badge.textContent()).toBe('Consentimiento v1 firmado');
-    await doctor.screenshot({ path: '/tmp/shots/consents/waiting-room-es-1280.png', fullPage: true });
+    await screenshot(doctor, 'consent-waiting-room-es-1280');
     await context.close();
     await doctorContext.close();
   });

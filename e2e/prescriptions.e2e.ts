@@ -83,6 +83,9 @@ describe('prescriptions', () => {
     );
     await doctor.getByTestId('prescription-form').waitFor();
     await doctor.getByTestId('prescription-linked-visit').waitFor();
+    // The patient and visit header loaded: it grows when it does, and a click landing while the
+    // form moved down under it missed the submit button (seen once in CI under load).
+    await doctor.getByTestId('visit-context').waitFor({ timeout: 20_000 });
     // An empty submit is refused beside the fields.
     await doctor.getByTestId('prescription-submit').click();
     await doctor.getByText('Este campo es obligatorio.').first().waitFor();

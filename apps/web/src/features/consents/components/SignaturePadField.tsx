@@ -25,13 +25,20 @@ export function SignaturePadField({ onChange }: { onChange: (png: string | null)
     }
     const pad = new SignaturePad(canvas, { penColor: '#1a1a1a', minWidth: 0.8, maxWidth: 2.4 });
     padRef.current = pad;
+    // Resizing a canvas wipes it: the strokes are drawn again on the resized one, so a signature
+    // survives the page's layout changing under it (a scrollbar appearing, text loading above,
+    // the phone turning). It once vanished that way while the patient was still signing.
     const resize = () => {
+      const strokes = pad.toData();
       const ratio = Math.min(window.devicePixelRatio || 1, 2);
       canvas.width = canvas.offsetWidth * ratio;
       canvas.height = canvas.offsetHeight * ratio;
       canvas.getContext('2d')?.scale(ratio, ratio);
       pad.clear();
-      onChangeRef.current(null);
+      if (strokes.length > 0) {
+        pad.fromData(strokes);
+      }
+      onChangeRef.current(pad.isEmpty() ? null : pad.toDataURL('image/png'));
     };
     resize();
     const observer = new ResizeObserver(() => {
