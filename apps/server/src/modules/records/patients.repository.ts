@@ -28,18 +28,21 @@ export interface PatientUserRow {
   roleKeys: string[];
 }
 
+/** The columns of a `PatientUserRow`. */
+const patientUserColumns = {
+  id: users.id,
+  name: users.name,
+  email: users.email,
+  phone: users.phone,
+  dateOfBirth: users.dateOfBirth,
+  language: users.language,
+  roleKeys: users.roleKeys,
+};
+
 /** The user behind a chart, only when they hold the patient role (anyone else has no chart). */
 export async function findPatientUser(db: Database, patientId: string): Promise<PatientUserRow | null> {
   const [row] = await db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      phone: users.phone,
-      dateOfBirth: users.dateOfBirth,
-      language: users.language,
-      roleKeys: users.roleKeys,
-    })
+    .select(patientUserColumns)
     .from(users)
     .where(and(eq(users.id, patientId), arrayContains(users.roleKeys, ['patient'])))
     .limit(1);
@@ -97,7 +100,6 @@ export async function findPatientUserTreatedBy(
   };
 }
 
-/** Whether the doctor and the patient have at least one appointment together that was not cancelled. */
 /**
  * `findPatientUserTreatedBy` for many patients in one round trip (a page of FHIR search results):
  * the patient rows among `patientIds` and, when `doctorUserId` is given, whether that doctor treats
@@ -114,13 +116,7 @@ export async function findPatientUsersTreatedBy(
   }
   const rows = await db
     .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      phone: users.phone,
-      dateOfBirth: users.dateOfBirth,
-      language: users.language,
-      roleKeys: users.roleKeys,
+      ...patientUserColumns,
       treating:
         doctorUserId === null
           ? sql<boolean>`false`
@@ -135,6 +131,7 @@ export async function findPatientUsersTreatedBy(
   return rows.map(({ treating, ...patient }) => ({ patient, treating: treating === true }));
 }
 
+/** Whether the doctor and the patient have at least one appointment together that was not cancelled. */
 export async function hasTreatingAppointment(
   db: Database,
   doctorUserId: string,
