@@ -12,30 +12,20 @@ import {
 } from '../../test/factories.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
 import { consentDocuments } from '../../db/schema.js';
-import { serverVersion } from '../../paths.js';
-import { createFileStorage } from '../files/file-storage.js';
 import type { FhirAccess } from './fhir-access.js';
-import { bundleOf, expectValid, idsOf, outcomeOf } from './fhir-test-support.js';
-import { fhirRoutes } from './fhir.routes.js';
+import { bundleOf, expectValid, idsOf, outcomeOf, scopedFhirMount } from './fhir-test-support.js';
 
 const clock = createClock('2026-05-04T06:00:00Z');
 let context: TestContext;
 let doctor: TestDoctor;
 let patient: TestUser;
 let otherPatient: TestUser;
-const tokens = new Map<string, FhirAccess>();
-const scopedBase = '/fhir-scoped/R4';
+/** Accesses a SMART token would carry, served by a second mount of the same plugin. */
+const scoped = scopedFhirMount();
 
-async function withAccess(access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) {
-  const token = `token-${tokens.size + 1}`;
-  tokens.set(token, { ...access, tokenExpiresAt: null });
-  return context.app.inject({
-    method: 'GET',
-    url: `${scopedBase}${path}`,
-    headers: { authorization: `Bearer ${token}` },
-    remoteAddress: nextRemoteAddress(),
-  });
-}
+/** A GET on the scoped mount with a Bearer token standing for `access`. */
+const withAccess = (access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) =>
+  scoped.get(context.app, access, path);
 
 const asPatient = (who: TestUser, path: string, scopes = ['patient/*.rs']) =>
   withAccess({ userId: who.id, client: { id: 'app-1', name: 'Salud App' }, patientId: who.id, scopes }, path);
@@ -43,15 +33,7 @@ const asPatient = (who: TestUser, path: string, scopes = ['patient/*.rs']) =>
 beforeAll(async () => {
   context = await createTestContext({
     now: clock.now,
-    configure: async (app) => {
-      await app.register(fhirRoutes, {
-        prefix: scopedBase,
-        services: app.services,
-        storage: createFileStorage(app.services.config.uploadsDir),
-        resolveBearer: (_services, token) => Promise.resolve(tokens.get(token) ?? null),
-        version: serverVersion,
-      });
-    },
+    configure: scoped.register,
   });
   doctor = await createDoctor(context.app, { timeZone: 'Europe/Madrid', rules: everyDay('09:00', '12:00') });
   patient = await createUser(context.app, { roles: ['patient'], name: 'Paciente Ana' });

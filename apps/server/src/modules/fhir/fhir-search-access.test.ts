@@ -4,23 +4,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, consentDocuments, visitVitals } from '../../db/schema.js';
 import { createClock, createDoctor, everyDay, type TestDoctor } from '../../test/booking-fixtures.js';
-import {
-  createAppointment,
-  createUser,
-  nextRemoteAddress,
-  send,
-  signIn,
-  type TestUser,
-} from '../../test/factories.js';
+import { createAppointment, createUser, send, signIn, type TestUser } from '../../test/factories.js';
 import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
 import { createTestContext, type TestContext } from '../../test/test-context.js';
-import { serverVersion } from '../../paths.js';
 import type { Actor } from '../context.js';
-import { createFileStorage } from '../files/file-storage.js';
 import { authorizeChartRead, authorizeChartReads } from '../records/records.policy.js';
 import type { FhirAccess } from './fhir-access.js';
-import { bundleOf, expectValid, idsOf, outcomeOf } from './fhir-test-support.js';
-import { fhirRoutes } from './fhir.routes.js';
+import { bundleOf, expectValid, idsOf, outcomeOf, scopedFhirMount } from './fhir-test-support.js';
 import { findUserGrants } from './fhir.repository.js';
 
 /*
@@ -43,19 +33,12 @@ let cancelledOnly: TestUser;
 /** A cancelled appointment with `doctor` and their live emergency access. */
 let underEmergency: TestUser;
 const appointmentOf = new Map<string, string[]>();
-const tokens = new Map<string, FhirAccess>();
-const scopedBase = '/fhir-scoped/R4';
+/** Accesses a SMART token would carry, served by a second mount of the same plugin. */
+const scoped = scopedFhirMount();
 
-async function withAccess(access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) {
-  const token = `token-${tokens.size + 1}`;
-  tokens.set(token, { ...access, tokenExpiresAt: null });
-  return context.app.inject({
-    method: 'GET',
-    url: `${scopedBase}${path}`,
-    headers: { authorization: `Bearer ${token}` },
-    remoteAddress: nextRemoteAddress(),
-  });
-}
+/** A GET on the scoped mount with a Bearer token standing for `access`. */
+const withAccess = (access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) =>
+  scoped.get(context.app, access, path);
 
 const client = { id: 'app-search', name: 'Agenda App' };
 const asUser = (who: TestUser, path: string) =>
@@ -102,15 +85,7 @@ async function lastAuditId(): Promise<number> {
 beforeAll(async () => {
   context = await createTestContext({
     now: clock.now,
-    configure: async (app) => {
-      await app.register(fhirRoutes, {
-        prefix: scopedBase,
-        services: app.services,
-        storage: createFileStorage(app.services.config.uploadsDir),
-        resolveBearer: (_services, token) => Promise.resolve(tokens.get(token) ?? null),
-        version: serverVersion,
-      });
-    },
+    configure: scoped.register,
   });
   const { app } = context;
   doctor = await createDoctor(app, { timeZone: 'Europe/Madrid', rules: everyDay('09:00', '12:00') });

@@ -4,8 +4,44 @@ import type { Bundle, OperationOutcome, OperationOutcomeIssue, Resource } from '
 import { expect } from 'vitest';
 import { diagnosisCodes, visitVitals } from '../../db/schema.js';
 import { tinyPdf, uploadChartDocument } from '../../test/document-fixtures.js';
-import { send, type TestUser } from '../../test/factories.js';
+import { nextRemoteAddress, send, type TestUser } from '../../test/factories.js';
 import type { TestContext } from '../../test/test-context.js';
+import type { App } from '../../app.js';
+import { serverVersion } from '../../paths.js';
+import { createFileStorage } from '../files/file-storage.js';
+import type { FhirAccess } from './fhir-access.js';
+import { fhirRoutes } from './fhir.routes.js';
+
+/**
+ * A second mount of the FHIR plugin, at `/fhir-scoped/R4`, whose Bearer tokens stand for the
+ * accesses a test gives (what a SMART token would carry) without a real launch: `register` goes in
+ * the test context's `configure`, `get` reads through it.
+ */
+export function scopedFhirMount() {
+  const tokens = new Map<string, FhirAccess>();
+  const base = '/fhir-scoped/R4';
+  return {
+    register: async (app: App) => {
+      await app.register(fhirRoutes, {
+        prefix: base,
+        services: app.services,
+        storage: createFileStorage(app.services.config.uploadsDir),
+        resolveBearer: (_services, token) => Promise.resolve(tokens.get(token) ?? null),
+        version: serverVersion,
+      });
+    },
+    get: (app: App, access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) => {
+      const token = `token-${tokens.size + 1}`;
+      tokens.set(token, { ...access, tokenExpiresAt: null });
+      return app.inject({
+        method: 'GET',
+        url: `${base}${path}`,
+        headers: { authorization: `Bearer ${token}` },
+        remoteAddress: nextRemoteAddress(),
+      });
+    },
+  };
+}
 
 let indexed = false;
 

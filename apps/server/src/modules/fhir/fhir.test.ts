@@ -13,12 +13,16 @@ import {
   type TestUser,
 } from '../../test/factories.js';
 import { createTestContext, testAppOrigin, type TestContext } from '../../test/test-context.js';
-import { serverVersion } from '../../paths.js';
-import { createFileStorage } from '../files/file-storage.js';
 import type { FhirAccess } from './fhir-access.js';
-import { bundleOf, expectValid, idsOf, outcomeOf, seedFhirRecord } from './fhir-test-support.js';
+import {
+  bundleOf,
+  expectValid,
+  idsOf,
+  outcomeOf,
+  seedFhirRecord,
+  scopedFhirMount,
+} from './fhir-test-support.js';
 import { resourceHandlers } from './fhir-table.js';
-import { fhirRoutes } from './fhir.routes.js';
 
 const clock = createClock('2026-05-04T09:00:00Z');
 let context: TestContext;
@@ -32,9 +36,8 @@ let otherVisitId: string;
 let documentId: string;
 let prescriptionId: string;
 const sessions = new Map<TestUser, string>();
-/** Accesses a SMART token would carry, served by a second mount of the same plugin (tokens → access). */
-const tokens = new Map<string, FhirAccess>();
-const scopedBase = '/fhir-scoped/R4';
+/** Accesses a SMART token would carry, served by a second mount of the same plugin. */
+const scoped = scopedFhirMount();
 
 async function sessionOf(user: TestUser): Promise<string> {
   const known = sessions.get(user);
@@ -58,29 +61,13 @@ async function fhir(user: TestUser | null, path: string, headers: Record<string,
 }
 
 /** A GET on the scoped mount with a Bearer token standing for `access`. */
-async function withAccess(access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) {
-  const token = `token-${tokens.size + 1}`;
-  tokens.set(token, { ...access, tokenExpiresAt: null });
-  return context.app.inject({
-    method: 'GET',
-    url: `${scopedBase}${path}`,
-    headers: { authorization: `Bearer ${token}` },
-    remoteAddress: nextRemoteAddress(),
-  });
-}
+const withAccess = (access: Omit<FhirAccess, 'tokenExpiresAt'>, path: string) =>
+  scoped.get(context.app, access, path);
 
 beforeAll(async () => {
   context = await createTestContext({
     now: clock.now,
-    configure: async (app) => {
-      await app.register(fhirRoutes, {
-        prefix: scopedBase,
-        services: app.services,
-        storage: createFileStorage(app.services.config.uploadsDir),
-        resolveBearer: (_services, token) => Promise.resolve(tokens.get(token) ?? null),
-        version: serverVersion,
-      });
-    },
+    configure: scoped.register,
   });
   const app = context.app;
   doctor = await createUser(app, { roles: ['doctor'], name: 'Dra. Tratante' });
